@@ -1,0 +1,47 @@
+//! Hardware facts that kernels are configured from, read once from a client.
+//!
+//! Kernels are written for any plane width: on CUDA a plane is a 32-lane warp and reductions
+//! use plane operations; the CPU runtime has planes of one unit and refuses plane operations at
+//! compile time, so there a "lane group" is a single unit and reductions are sequential.
+use cubecl::client::Client;
+use cubecl::features::Plane;
+
+/// What a launch may assume about the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hardware {
+    /// Units that cooperate through plane operations: the plane width where plane operations
+    /// exist and the width is fixed, else 1 (reductions then run inside one unit).
+    pub lanes: usize,
+    /// Whether `lanes > 1`, i.e. kernels reduce with plane operations.
+    pub plane_ops: bool,
+    /// Maximum units in one cube.
+    pub max_units_per_cube: usize,
+    /// Maximum shared memory of one cube, in bytes.
+    pub max_shared_bytes: usize,
+    /// Maximum cube counts along x, y, z.
+    pub max_cube_count: (u32, u32, u32),
+    /// Streaming multiprocessors (or cores), when the runtime says.
+    pub num_sms: Option<u32>,
+}
+
+impl Hardware {
+    pub fn of(client: &Client) -> Self {
+        let props = client.properties();
+        let hw = &props.hardware;
+        let fixed = hw.plane_size_min == hw.plane_size_max;
+        let ops = client.features().plane.contains(Plane::Ops);
+        let lanes = if ops && fixed && hw.plane_size_max > 1 {
+            hw.plane_size_max as usize
+        } else {
+            1
+        };
+        Self {
+            lanes,
+            plane_ops: lanes > 1,
+            max_units_per_cube: hw.max_units_per_cube as usize,
+            max_shared_bytes: hw.max_shared_memory_size,
+            max_cube_count: hw.max_cube_count,
+            num_sms: hw.num_streaming_multiprocessors,
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! Pieces both kernel crates need, kept in one place:
+//! - [`device`]: which runtime a binary or test runs on (CUDA when linked and present, else the
+//!   CPU runtime), said out loud so a run never claims coverage it did not have;
+//! - [`launch`]: the hardware facts kernels are configured from (plane width, units per cube,
+//!   shared memory, grid limits), read once from the client's properties;
+//! - [`rng`]: a seeded counter-based generator, reproducible bit for bit in Python (the
+//!   PyTorch anchor draws the same matrices from the same seed);
+//! - [`reference`]: f64 host references and the numerical gates (GPU MODE qr_v2);
+//! - [`matgen`]: test matrices by class (dense, graded, rank-deficient, clustered, zero columns).
+pub mod device;
+pub mod launch;
+pub mod matgen;
+pub mod reference;
+pub mod rng;

@@ -1,0 +1,83 @@
+//! TSQR knobs and the hardware check.
+use super::block::BlockConfig;
+use linalg_common::launch::Hardware;
+
+/// Tuning knobs of [`tsqr`](super::tsqr). `None` takes the recommended value for the shape and
+/// the device ([`TsqrLaunch::new`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TsqrParams {
+    /// Rows factored by one cube at every tree level (b). Must be ≥ 2n (so each level shrinks)
+    /// and a multiple of the plane width. Default: 256 for n ≤ 32 on GPUs, else 2n rounded up.
+    pub rows_per_block: Option<usize>,
+    /// Lane groups (planes) per cube. Default: ⌈n/4⌉ on GPUs (4 columns per plane), capped by
+    /// the cube size; all units on the CPU runtime.
+    pub planes_per_cube: Option<usize>,
+}
+
+/// Largest n the kernel accepts: the block lives in shared memory (n·(2n+1)·4 bytes at the
+/// smallest block) and each unit keeps its columns in registers.
+pub const MAX_COLUMNS: usize = 128;
+
+/// Everything a TSQR launch needs to know, checked against the device once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TsqrLaunch {
+    pub(crate) block: BlockConfig,
+    /// Largest cube count along y (batch is folded into y and z).
+    pub(crate) max_cube_y: u32,
+    pub(crate) max_cube_z: u32,
+    pub(crate) max_cube_x: u32,
+}
+
+impl TsqrLaunch {
+    /// The launch for `n` columns on this hardware, or `None` when the device cannot run it
+    /// (shared memory or cube size too small, or parameters that break the kernel's rules).
+    pub fn new(hw: &Hardware, n: usize, params: &TsqrParams) -> Option<Self> {
+        if n == 0 || n > MAX_COLUMNS {
+            return None;
+        }
+        let lanes = hw.lanes;
+        let max_planes = (hw.max_units_per_cube / lanes).max(1);
+        let planes = match params.planes_per_cube {
+            Some(p) => p,
+            None if lanes > 1 => n.div_ceil(4).clamp(1, max_planes),
+            None => n.clamp(1, max_planes),
+        };
+        let rows = match params.rows_per_block {
+            Some(b) => b,
+            None => {
+                let min = (2 * n).div_ceil(lanes) * lanes;
+                if lanes > 1 {
+                    min.max(if n <= 32 { 256 } else { 0 })
+                } else {
+                    min.max(64)
+                }
+            }
+        };
+        let block = BlockConfig { n, rows, lanes, planes, unroll: lanes > 1 };
+        let ok = planes >= 1
+            && planes <= max_planes
+            && rows >= 2 * n
+            && rows % lanes == 0
+            && rows <= 8192
+            && block.shared_bytes() <= hw.max_shared_bytes;
+        ok.then_some(Self {
+            block,
+            max_cube_x: hw.max_cube_count.0,
+            max_cube_y: hw.max_cube_count.1,
+            max_cube_z: hw.max_cube_count.2,
+        })
+    }
+
+    /// Rows factored by one cube.
+    pub fn rows_per_block(&self) -> usize {
+        self.block.rows
+    }
+    /// Lane groups per cube.
+    pub fn planes_per_cube(&self) -> usize {
+        self.block.planes
+    }
+    /// Units per lane group (the plane width, or 1).
+    pub fn lanes(&self) -> usize {
+        self.block.lanes
+    }
+}

@@ -1,0 +1,106 @@
+//! Stage 2 of TSQR: the reduction tree over R factors.
+//!
+//! Level 0 factors the input A (`[m, n]` per batch element) in blocks of b rows; each block
+//! leaves an n×n R. The R factors, stacked, form level 1's input (`⌈m/b⌉·n` rows), factored
+//! again by the same block kernel, and so on until one block remains: its R is the R of A.
+//! Since b ≥ 2n, every level at least halves the rows, so there are O(log(m/b)) levels. Blocks
+//! need not align with the stacked R factors: any row partition gives a valid TSQR.
+use super::block::{BlockConfig, tsqr_block_kernel};
+use super::config::TsqrLaunch;
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+
+/// One level of the tree: its input has `rows_in` rows, cut into `nblocks` blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub rows_in: usize,
+    pub nblocks: usize,
+}
+
+/// The levels for an m×n input with blocks of `rows` rows (rows ≥ 2n).
+pub fn levels(m: usize, n: usize, rows: usize) -> Vec<Level> {
+    debug_assert!(rows >= 2 * n && m >= 1);
+    let mut out = Vec::new();
+    let mut r = m;
+    loop {
+        let nb = r.div_ceil(rows);
+        out.push(Level { rows_in: r, nblocks: nb });
+        if nb == 1 {
+            return out;
+        }
+        r = nb * n;
+    }
+}
+
+/// Cube count covering `nblocks` blocks of each of `batch` matrices (batch folded into y, z).
+pub(crate) fn cube_count(launch: &TsqrLaunch, nblocks: usize, batch: usize) -> CubeCount {
+    let by = batch.min(launch.max_cube_y as usize).max(1);
+    let bz = batch.div_ceil(by);
+    CubeCount::Static(nblocks as u32, by as u32, bz as u32)
+}
+
+/// Whether the grid fits the device's cube-count limits.
+pub(crate) fn fits(launch: &TsqrLaunch, nblocks: usize, batch: usize) -> bool {
+    let by = batch.min(launch.max_cube_y as usize).max(1);
+    let bz = batch.div_ceil(by);
+    nblocks <= launch.max_cube_x as usize && bz <= launch.max_cube_z as usize
+}
+
+/// Which stage a block launch runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BlockStage {
+    /// Write each block's R; set `flags` on non-finite input (level 0).
+    Factor { check_finite: bool },
+    /// Write each block's rows of Q·Y; `identity_y`: Y = I (the top level, `y` unread).
+    FormQ { identity_y: bool },
+}
+
+/// Launch the block kernel once over a level.
+///
+/// `input` holds `batch·rows_in·n` f32, `y` `batch·nblocks·n·n` (FormQ, ignored at the top),
+/// `output` `batch·nblocks·n·n` (Factor) or `batch·rows_in·n` (FormQ), `flags` `batch` u32.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn launch_block(
+    client: &cubecl::client::Client,
+    launch: &TsqrLaunch,
+    level: Level,
+    batch: usize,
+    stage: BlockStage,
+    input: &Handle,
+    y: &Handle,
+    output: &Handle,
+    flags: &Handle,
+) {
+    let cfg: BlockConfig = launch.block;
+    let n = cfg.n;
+    let (form_q, identity_y, check_finite) = match stage {
+        BlockStage::Factor { check_finite } => (false, false, check_finite),
+        BlockStage::FormQ { identity_y } => (true, identity_y, false),
+    };
+    let in_len = batch * level.rows_in * n;
+    let y_len = if form_q && !identity_y { batch * level.nblocks * n * n } else { 1 };
+    let out_len = if form_q { in_len } else { batch * level.nblocks * n * n };
+    // SAFETY: the caller sized `input`, `y`, `output` and `flags` as documented above; every
+    // kernel access is inside them: input/output rows are guarded by `row0 + r < rows_in`,
+    // R/Y slices are indexed by (batch, block) < (batch, nblocks), and cubes with a batch index
+    // past `batch` leave before touching memory. `sync_cube` is reached by every unit of a cube
+    // (all branches around it are uniform per cube). Writes are disjoint: each cube writes its
+    // own block's rows or its own n×n slice; `flags` writes all store the same value 1.
+    unsafe {
+        tsqr_block_kernel::launch_unchecked::<f32>(
+            client,
+            cube_count(launch, level.nblocks, batch),
+            CubeDim::new_1d(cfg.units() as u32),
+            BufferArg::from_raw_parts(input.clone(), in_len),
+            BufferArg::from_raw_parts(y.clone(), y_len),
+            BufferArg::from_raw_parts(output.clone(), out_len),
+            BufferArg::from_raw_parts(flags.clone(), batch),
+            level.rows_in,
+            batch,
+            cfg,
+            form_q,
+            identity_y,
+            check_finite,
+        )
+    }
+}

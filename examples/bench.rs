@@ -1,0 +1,161 @@
+//! Benchmarks of our ops on the default device, written as JSON for `scripts/torch_anchor.py`,
+//! which times cuSOLVER (through PyTorch) on the same inputs in the same device command and
+//! prints the comparison. Inputs come from `linalg_common::rng::uniform_vec(seed, len)`, which
+//! the Python side reproduces bit for bit (a checksum in the JSON proves it).
+//!
+//! cargo run --release --example bench -- [--json bench.json] [--filter tsqr] [--quick] [--samples 15]
+use cubecl::prelude::*;
+use linalg_common::reference::check_qr;
+use linalg_common::rng::uniform_vec;
+use qrchol::cli::{Args, device};
+use qrchol::timing::measure;
+use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
+use serde::Serialize;
+
+const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]";
+
+#[derive(Serialize)]
+struct Record {
+    name: String,
+    op: String,
+    mode: String,
+    batch: usize,
+    m: usize,
+    n: usize,
+    seed: u64,
+    /// Σ input in f64: the anchor checks it draws the same matrix.
+    checksum: f64,
+    device: String,
+    /// Median device time per call (profiler window), ms; wall time where no device timer.
+    ours_ms: f64,
+    ours_wall_ms: f64,
+    launches: usize,
+    rows_per_block: usize,
+    gbps: f64,
+    gflops: f64,
+    orth: Option<f64>,
+    resid: Option<f64>,
+    passes: Option<bool>,
+}
+
+struct Case {
+    batch: usize,
+    m: usize,
+    n: usize,
+    mode: TsqrMode,
+}
+
+fn tsqr_cases(quick: bool) -> Vec<Case> {
+    let c = |batch, m, n, mode| Case { batch, m, n, mode };
+    let mut v = Vec::new();
+    let ms: &[usize] = if quick { &[32768, 262144] } else { &[32768, 262144, 1048576, 8388608] };
+    for &m in ms {
+        v.push(c(1, m, 32, TsqrMode::Reduced));
+        v.push(c(1, m, 32, TsqrMode::R));
+    }
+    if !quick {
+        for n in [64, 128] {
+            v.push(c(1, 1048576, n, TsqrMode::Reduced));
+            v.push(c(1, 1048576, n, TsqrMode::R));
+        }
+    }
+    v.push(c(128, 256, 32, TsqrMode::Reduced));
+    v
+}
+
+fn main() {
+    let args = Args::parse(USAGE);
+    let dev = device(&args);
+    let client = dev.client();
+    let kind = linalg_common::device::device_kind(&dev).to_string();
+    let filter = args.get("filter").unwrap_or("").to_string();
+    let samples = args.num("samples", 15usize);
+    let check_max = args.num("check-max-elems", 40_000_000usize);
+    let hw = linalg_common::launch::Hardware::of(&client);
+    eprintln!("bench on {kind}: {hw:?}");
+    let mut records = Vec::new();
+    println!("{:<34} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10}", "case", "ours ms", "wall ms", "GB/s", "GFLOP/s", "orth", "resid");
+    for (i, case) in tsqr_cases(args.flag("quick")).into_iter().enumerate() {
+        let Case { batch, m, n, mode } = case;
+        let name = format!("tsqr {mode} {batch}x{m}x{n}");
+        if !name.contains(&filter) {
+            continue;
+        }
+        let params = TsqrParams::default();
+        let Some(launch) = TsqrLaunch::new(&hw, n, &params) else {
+            println!("{name:<34} not supported on this device");
+            continue;
+        };
+        let seed = 1000 + i as u64;
+        let a = uniform_vec(seed, batch * m * n);
+        let checksum: f64 = a.iter().map(|&x| x as f64).sum();
+        let handle = client.create_from_slice(f32::as_bytes(&a));
+        let shape = [batch, m, n];
+        // Accuracy of the very output we time (first call), checked in f64 on the host.
+        let first = tsqr(&client, &handle, &shape, mode, &params).expect("tsqr").read(&client).expect("read");
+        let (orth, resid, passes) = if batch * m * n <= check_max {
+            let (mut o, mut r, mut p) = (0.0f64, 0.0f64, true);
+            for b in 0..batch {
+                let q = first.q.as_ref().map(|q| &q[b * m * n..(b + 1) * m * n]);
+                let c = check_qr(&a[b * m * n..(b + 1) * m * n], q, &first.r[b * n * n..(b + 1) * n * n], m, n);
+                o = o.max(c.orth);
+                r = r.max(if c.resid.is_nan() { c.gram } else { c.resid });
+                p &= c.passes(n);
+            }
+            (Some(o), Some(r), Some(p))
+        } else {
+            (None, None, None)
+        };
+        drop(first);
+        let (dev_t, wall_t) = measure(&client, samples, 0.05, || {
+            let _ = tsqr(&client, &handle, &shape, mode, &params).expect("tsqr");
+        });
+        let t = dev_t.unwrap_or(wall_t);
+        let elems = (batch * m * n) as f64;
+        let bytes = if mode == TsqrMode::Reduced { 2.0 * elems * 4.0 } else { elems * 4.0 };
+        let (mf, nf) = (m as f64, n as f64);
+        let fl = 2.0 * mf * nf * nf - 2.0 * nf * nf * nf / 3.0;
+        let flops = batch as f64 * if mode == TsqrMode::Reduced { 2.0 * fl } else { fl };
+        let nlev = levels(m, n, launch.rows_per_block()).len();
+        let rec = Record {
+            name: name.clone(),
+            op: "tsqr".into(),
+            mode: mode.to_string(),
+            batch,
+            m,
+            n,
+            seed,
+            checksum,
+            device: kind.clone(),
+            ours_ms: t * 1e3,
+            ours_wall_ms: wall_t * 1e3,
+            launches: if mode == TsqrMode::Reduced { 2 * nlev } else { nlev },
+            rows_per_block: launch.rows_per_block(),
+            gbps: bytes / t / 1e9,
+            gflops: flops / t / 1e9,
+            orth,
+            resid,
+            passes,
+        };
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2e}"));
+        println!(
+            "{:<34} {:>10.4} {:>10.4} {:>9.1} {:>9.1} {:>10} {:>10}{}",
+            name,
+            rec.ours_ms,
+            rec.ours_wall_ms,
+            rec.gbps,
+            rec.gflops,
+            f(orth),
+            f(resid),
+            if passes == Some(false) { "  FAIL" } else { "" }
+        );
+        records.push(rec);
+    }
+    if let Some(path) = args.get("json") {
+        std::fs::write(path, serde_json::to_string_pretty(&records).unwrap()).expect("write json");
+        eprintln!("wrote {path}");
+    }
+    if records.iter().any(|r| r.passes == Some(false)) {
+        std::process::exit(1);
+    }
+}

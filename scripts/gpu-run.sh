@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (device tool, `carry: [".gpu"]`): unpack, CUDA test suite, the main
+# example, the benchmark and the cuSOLVER anchor on the same inputs. Logs under $OUT.
+# Usage: bash scripts/gpu-run.sh [tests|example|bench|all] [bench args...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+what=${1:-all}; shift || true
+for b in qr_tests tsqr bench; do
+  [ -f ".gpu/$b.xz" ] && xz -dc ".gpu/$b.xz" > "/tmp/$b" && chmod +x "/tmp/$b"
+done
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
+rc=0
+if [ "$what" = all ] || [ "$what" = tests ]; then
+  echo "== CUDA test suite"
+  /tmp/qr_tests --test-threads=1 2>&1 | tee "$OUT/tests.log" | grep -E "^test |test result|panicked|runtime cuda" ; rc=$((rc | PIPESTATUS[0]))
+fi
+if [ "$what" = all ] || [ "$what" = example ]; then
+  echo "== example tsqr (default device)"
+  /tmp/tsqr 2>&1 | tee "$OUT/example.log"; rc=$((rc | PIPESTATUS[0]))
+fi
+if [ "$what" = all ] || [ "$what" = bench ]; then
+  echo "== bench"
+  /tmp/bench --json "$OUT/ours.json" "$@" 2>&1 | tee "$OUT/bench.log"; rc=$((rc | PIPESTATUS[0]))
+  echo "== cuSOLVER anchor (PyTorch), same inputs"
+  PYTHONUNBUFFERED=1 python3 .gpu/torch_anchor.py "$OUT/ours.json" --out "$OUT/merged.json" 2>&1 | tee "$OUT/anchor.log"; rc=$((rc | PIPESTATUS[0]))
+fi
+echo "exit code $rc"
+exit $rc
