@@ -7,9 +7,9 @@
 use cubecl::prelude::*;
 use linalg_common::reference::check_qr;
 use linalg_common::rng::uniform_vec;
+use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
 use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
-use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
 use serde::Serialize;
 
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]";
@@ -48,7 +48,11 @@ struct Case {
 fn tsqr_cases(quick: bool) -> Vec<Case> {
     let c = |batch, m, n, mode| Case { batch, m, n, mode };
     let mut v = Vec::new();
-    let ms: &[usize] = if quick { &[32768, 262144] } else { &[32768, 262144, 1048576, 8388608] };
+    let ms: &[usize] = if quick {
+        &[32768, 262144]
+    } else {
+        &[32768, 262144, 1048576, 8388608]
+    };
     for &m in ms {
         v.push(c(1, m, 32, TsqrMode::Reduced));
         v.push(c(1, m, 32, TsqrMode::R));
@@ -74,7 +78,10 @@ fn main() {
     let hw = linalg_common::launch::Hardware::of(&client);
     eprintln!("bench on {kind}: {hw:?}");
     let mut records = Vec::new();
-    println!("{:<34} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10}", "case", "ours ms", "wall ms", "GB/s", "GFLOP/s", "orth", "resid");
+    println!(
+        "{:<34} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10}",
+        "case", "ours ms", "wall ms", "GB/s", "GFLOP/s", "orth", "resid"
+    );
     for (i, case) in tsqr_cases(args.flag("quick")).into_iter().enumerate() {
         let Case { batch, m, n, mode } = case;
         let name = format!("tsqr {mode} {batch}x{m}x{n}");
@@ -92,12 +99,21 @@ fn main() {
         let handle = client.create_from_slice(f32::as_bytes(&a));
         let shape = [batch, m, n];
         // Accuracy of the very output we time (first call), checked in f64 on the host.
-        let first = tsqr(&client, &handle, &shape, mode, &params).expect("tsqr").read(&client).expect("read");
+        let first = tsqr(&client, &handle, &shape, mode, &params)
+            .expect("tsqr")
+            .read(&client)
+            .expect("read");
         let (orth, resid, passes) = if batch * m * n <= check_max {
             let (mut o, mut r, mut p) = (0.0f64, 0.0f64, true);
             for b in 0..batch {
                 let q = first.q.as_ref().map(|q| &q[b * m * n..(b + 1) * m * n]);
-                let c = check_qr(&a[b * m * n..(b + 1) * m * n], q, &first.r[b * n * n..(b + 1) * n * n], m, n);
+                let c = check_qr(
+                    &a[b * m * n..(b + 1) * m * n],
+                    q,
+                    &first.r[b * n * n..(b + 1) * n * n],
+                    m,
+                    n,
+                );
                 o = o.max(c.orth);
                 r = r.max(if c.resid.is_nan() { c.gram } else { c.resid });
                 p &= c.passes(n);
@@ -112,10 +128,19 @@ fn main() {
         });
         let t = dev_t.unwrap_or(wall_t);
         let elems = (batch * m * n) as f64;
-        let bytes = if mode == TsqrMode::Reduced { 2.0 * elems * 4.0 } else { elems * 4.0 };
+        let bytes = if mode == TsqrMode::Reduced {
+            2.0 * elems * 4.0
+        } else {
+            elems * 4.0
+        };
         let (mf, nf) = (m as f64, n as f64);
         let fl = 2.0 * mf * nf * nf - 2.0 * nf * nf * nf / 3.0;
-        let flops = batch as f64 * if mode == TsqrMode::Reduced { 2.0 * fl } else { fl };
+        let flops = batch as f64
+            * if mode == TsqrMode::Reduced {
+                2.0 * fl
+            } else {
+                fl
+            };
         let nlev = levels(m, n, launch.rows_per_block()).len();
         let rec = Record {
             name: name.clone(),
@@ -129,7 +154,11 @@ fn main() {
             device: kind.clone(),
             ours_ms: t * 1e3,
             ours_wall_ms: wall_t * 1e3,
-            launches: if mode == TsqrMode::Reduced { 2 * nlev } else { nlev },
+            launches: if mode == TsqrMode::Reduced {
+                2 * nlev
+            } else {
+                nlev
+            },
             rows_per_block: launch.rows_per_block(),
             gbps: bytes / t / 1e9,
             gflops: flops / t / 1e9,

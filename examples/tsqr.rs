@@ -8,15 +8,19 @@
 use cubecl::prelude::*;
 use linalg_common::reference::{check_qr, orth_bound, resid_bound};
 use linalg_common::rng::uniform_vec;
+use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
 use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
-use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
 
 const USAGE: &str = "tsqr [--m 32768] [--n 32] [--batch 1] [--device cuda|cuda:N|cpu|wgpu] [--mode reduced|r] [--seed 1] [--samples 10] [--rows-per-block B] [--planes P]";
 
 fn main() {
     let args = Args::parse(USAGE);
-    let (m, n, batch) = (args.num("m", 32768usize), args.num("n", 32usize), args.num("batch", 1usize));
+    let (m, n, batch) = (
+        args.num("m", 32768usize),
+        args.num("n", 32usize),
+        args.num("batch", 1usize),
+    );
     let mode = match args.get("mode").unwrap_or("reduced") {
         "reduced" => TsqrMode::Reduced,
         "r" => TsqrMode::R,
@@ -26,13 +30,21 @@ fn main() {
         }
     };
     let params = TsqrParams {
-        rows_per_block: args.get("rows-per-block").map(|_| args.num("rows-per-block", 0)),
+        rows_per_block: args
+            .get("rows-per-block")
+            .map(|_| args.num("rows-per-block", 0)),
         planes_per_cube: args.get("planes").map(|_| args.num("planes", 0)),
     };
     let dev = device(&args);
     let client = dev.client();
     let hw = linalg_common::launch::Hardware::of(&client);
-    println!("device: {} ({:?}); plane lanes {}, max units/cube {}", linalg_common::device::device_kind(&dev), dev, hw.lanes, hw.max_units_per_cube);
+    println!(
+        "device: {} ({:?}); plane lanes {}, max units/cube {}",
+        linalg_common::device::device_kind(&dev),
+        dev,
+        hw.lanes,
+        hw.max_units_per_cube
+    );
 
     let a = uniform_vec(args.num("seed", 1u64), batch * m * n);
     let handle = client.create_from_slice(f32::as_bytes(&a));
@@ -52,7 +64,11 @@ fn main() {
         launch.planes_per_cube(),
         launch.lanes(),
         lv.len(),
-        if mode == TsqrMode::Reduced { 2 * lv.len() } else { lv.len() }
+        if mode == TsqrMode::Reduced {
+            2 * lv.len()
+        } else {
+            lv.len()
+        }
     );
     let host = match out.read(&client) {
         Ok(h) => h,
@@ -66,14 +82,26 @@ fn main() {
     let (mut worst_orth, mut worst_resid, mut ok) = (0.0f64, 0.0f64, true);
     for b in 0..batch.min(8) {
         let q = host.q.as_ref().map(|q| &q[b * m * n..(b + 1) * m * n]);
-        let c = check_qr(&a[b * m * n..(b + 1) * m * n], q, &host.r[b * n * n..(b + 1) * n * n], m, n);
+        let c = check_qr(
+            &a[b * m * n..(b + 1) * m * n],
+            q,
+            &host.r[b * n * n..(b + 1) * n * n],
+            m,
+            n,
+        );
         worst_orth = worst_orth.max(c.orth);
         worst_resid = worst_resid.max(if c.resid.is_nan() { c.gram } else { c.resid });
         ok &= c.passes(n);
     }
     if mode == TsqrMode::Reduced {
-        println!("‖QᵀQ − I‖₁          = {worst_orth:.3e}   (bound 100·n·ε = {:.3e})", orth_bound(n));
-        println!("‖A − QR‖₁ / ‖A‖₁    = {worst_resid:.3e}   (bound 20·n·ε = {:.3e})", resid_bound(n));
+        println!(
+            "‖QᵀQ − I‖₁          = {worst_orth:.3e}   (bound 100·n·ε = {:.3e})",
+            orth_bound(n)
+        );
+        println!(
+            "‖A − QR‖₁ / ‖A‖₁    = {worst_resid:.3e}   (bound 20·n·ε = {:.3e})",
+            resid_bound(n)
+        );
     } else {
         println!("‖RᵀR − AᵀA‖₁/‖A‖₁²  = {worst_resid:.3e}   (R only)");
     }
@@ -84,17 +112,35 @@ fn main() {
     });
     let t = dev_t.unwrap_or(wall_t);
     let elems = (batch * m * n) as f64;
-    let bytes = if mode == TsqrMode::Reduced { 2.0 * elems * 4.0 } else { elems * 4.0 };
+    let bytes = if mode == TsqrMode::Reduced {
+        2.0 * elems * 4.0
+    } else {
+        elems * 4.0
+    };
     let (mf, nf) = (m as f64, n as f64);
     let flops_geqrf = 2.0 * mf * nf * nf - 2.0 * nf * nf * nf / 3.0;
-    let flops = batch as f64 * if mode == TsqrMode::Reduced { 2.0 * flops_geqrf } else { flops_geqrf };
+    let flops = batch as f64
+        * if mode == TsqrMode::Reduced {
+            2.0 * flops_geqrf
+        } else {
+            flops_geqrf
+        };
     println!(
         "time: {:.3} ms device{} | {:.3} ms wall per call (median)",
         t * 1e3,
         if dev_t.is_some() { "" } else { " (n/a: wall)" },
         wall_t * 1e3
     );
-    println!("throughput: {:.1} GB/s (unique bytes), {:.1} GFLOP/s (geqrf{} flop count)", bytes / t / 1e9, flops / t / 1e9, if mode == TsqrMode::Reduced { " + orgqr" } else { "" });
+    println!(
+        "throughput: {:.1} GB/s (unique bytes), {:.1} GFLOP/s (geqrf{} flop count)",
+        bytes / t / 1e9,
+        flops / t / 1e9,
+        if mode == TsqrMode::Reduced {
+            " + orgqr"
+        } else {
+            ""
+        }
+    );
     if !ok {
         std::process::exit(1);
     }

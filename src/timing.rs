@@ -24,9 +24,11 @@ pub fn sample(client: &Client, calls: usize, mut f: impl FnMut()) -> Sample {
     for _ in 0..calls {
         f();
     }
-    let device = window.and_then(|w| client.profile_end(w).ok()).and_then(|d| {
-        cubecl::future::block_on(d.resolve()).map(|t| t.duration().as_secs_f64() / calls as f64)
-    });
+    let device = window
+        .and_then(|w| client.profile_end(w).ok())
+        .and_then(|d| {
+            cubecl::future::block_on(d.resolve()).map(|t| t.duration().as_secs_f64() / calls as f64)
+        });
     sync(client);
     let wall = t0.elapsed().as_secs_f64() / calls as f64;
     Sample { device, wall }
@@ -36,12 +38,21 @@ pub fn sample(client: &Client, calls: usize, mut f: impl FnMut()) -> Sample {
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { 0.5 * (v[n / 2 - 1] + v[n / 2]) }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
 }
 
 /// Warm up (JIT), pick a call count so one sample lasts about `target_s`, then take `samples`
 /// samples. Returns (median device time, median wall time) per call, in seconds.
-pub fn measure(client: &Client, samples: usize, target_s: f64, mut f: impl FnMut()) -> (Option<f64>, f64) {
+pub fn measure(
+    client: &Client,
+    samples: usize,
+    target_s: f64,
+    mut f: impl FnMut(),
+) -> (Option<f64>, f64) {
     for _ in 0..2 {
         f();
     }

@@ -21,14 +21,20 @@ pub fn linked_runtimes() -> Vec<&'static str> {
 /// A device picked by name (`cuda`, `cuda:N`, `wgpu`, `cpu`), or an error saying why not.
 pub fn named_device(name: &str) -> Result<Device, String> {
     let (kind, index) = match name.split_once(':') {
-        Some((k, i)) => (k, i.parse::<usize>().map_err(|e| format!("bad device index {i:?}: {e}"))?),
+        Some((k, i)) => (
+            k,
+            i.parse::<usize>()
+                .map_err(|e| format!("bad device index {i:?}: {e}"))?,
+        ),
         None => (name, 0),
     };
     match kind {
         "cuda" => Device::cuda(index).map_err(|e| format!("cuda: {e}")),
         "cpu" => Device::cpu().map_err(|e| format!("cpu: {e}")),
         "wgpu" => Device::wgpu(Default::default()).map_err(|e| format!("wgpu: {e}")),
-        other => Err(format!("unknown device {other:?} (cuda, cuda:N, wgpu, cpu)")),
+        other => Err(format!(
+            "unknown device {other:?} (cuda, cuda:N, wgpu, cpu)"
+        )),
     }
 }
 

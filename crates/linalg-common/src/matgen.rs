@@ -45,7 +45,13 @@ pub fn generate(class: MatrixClass, m: usize, n: usize, seed: u64) -> Vec<f32> {
         MatrixClass::Dense => normal_matrix(&mut s, m, n),
         MatrixClass::Conditioned { kappa } => {
             let sigma: Vec<f64> = (0..k)
-                .map(|j| if k == 1 { 1.0 } else { kappa.powf(-(j as f64) / (k - 1) as f64) })
+                .map(|j| {
+                    if k == 1 {
+                        1.0
+                    } else {
+                        kappa.powf(-(j as f64) / (k - 1) as f64)
+                    }
+                })
                 .collect();
             with_singular_values(&mut s, m, n, &sigma)
         }
@@ -53,7 +59,11 @@ pub fn generate(class: MatrixClass, m: usize, n: usize, seed: u64) -> Vec<f32> {
             let mut a = normal_matrix(&mut s, m, n);
             for i in 0..m {
                 for j in 0..n {
-                    let d = if n == 1 { 1.0 } else { kappa.powf(-(j as f64) / (n - 1) as f64) };
+                    let d = if n == 1 {
+                        1.0
+                    } else {
+                        kappa.powf(-(j as f64) / (n - 1) as f64)
+                    };
                     a[i * n + j] *= d;
                 }
             }

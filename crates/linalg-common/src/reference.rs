@@ -184,5 +184,11 @@ pub fn check_qr(a: &[f32], q: Option<&[f32]>, r: &[f32], m: usize, n: usize) -> 
             (orth, resid)
         }
     };
-    QrCheck { orth, resid, gram, r_lower, finite }
+    QrCheck {
+        orth,
+        resid,
+        gram,
+        r_lower,
+        finite,
+    }
 }

@@ -11,7 +11,7 @@
 //! Work split: a cube has `planes` lane groups of `lanes` units (a plane on CUDA; one unit
 //! where plane operations are missing). Column j lives in registers of group j % planes, each
 //! lane holding rows lane, lane + lanes, …; the reflector of step c is written to shared memory
-//! (column-major, padded stride rows + 1) by its owner and read by every group after one
+//! (column-major, stride rows + 1 on GPUs) by its owner and read by every group after one
 //! `sync_cube`. Dot products reduce inside a group with `plane_sum` (or sequentially).
 //! The block enters and leaves through shared memory so global reads and writes are coalesced.
 use cubecl::prelude::*;
@@ -27,7 +27,8 @@ pub struct BlockConfig {
     pub lanes: usize,
     /// Lane groups per cube.
     pub planes: usize,
-    /// Fully unroll the per-lane loops (GPU); the CPU runtime compiles loops instead.
+    /// Fully unroll the per-lane loops and pad the shared block against bank conflicts (GPU);
+    /// the CPU runtime compiles loops and needs no padding.
     pub unroll: bool,
 }
 
@@ -38,10 +39,10 @@ impl BlockConfig {
     pub fn cols_per_plane(&self) -> usize {
         self.n.div_ceil(self.planes)
     }
-    /// Padded column stride of the shared-memory block: odd, so transposed accesses do not
-    /// collide in banks.
+    /// Column stride of the shared-memory block: on GPUs padded to an odd number, so the
+    /// transposed accesses do not collide in banks.
     pub fn ld(&self) -> usize {
-        self.rows + 1
+        self.rows + usize::from(self.unroll)
     }
     pub fn units(&self) -> usize {
         self.lanes * self.planes
@@ -125,7 +126,9 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
             val = input[base + row0 * n + idx];
         }
         if comptime!(check_finite) {
-            bad = bad || F::is_nan(val) || F::is_inf(val);
+            // False for NaN and ±∞.
+            let finite = F::abs(val) <= F::new(f32::MAX);
+            bad = bad || !finite;
         }
         v[c * ld + r] = val;
         idx += units;

@@ -53,7 +53,13 @@ impl TsqrLaunch {
                 }
             }
         };
-        let block = BlockConfig { n, rows, lanes, planes, unroll: lanes > 1 };
+        let block = BlockConfig {
+            n,
+            rows,
+            lanes,
+            planes,
+            unroll: lanes > 1,
+        };
         let ok = planes >= 1
             && planes <= max_planes
             && rows >= 2 * n

@@ -53,19 +53,35 @@ impl std::fmt::Display for TsqrMode {
 pub enum TsqrError {
     #[error("TSQR takes [batch, m, n] or [m, n]; got a shape of rank {rank}")]
     WrongRank { rank: usize },
-    #[error("TSQR needs m >= n (got m = {m}, n = {n}): for wide matrices use blocked geqrf / qr, or factor the transpose")]
+    #[error(
+        "TSQR needs m >= n (got m = {m}, n = {n}): for wide matrices use blocked geqrf / qr, or factor the transpose"
+    )]
     WideMatrix { m: usize, n: usize },
     #[error("TSQR needs at least one column and one batch element (got batch = {batch}, n = {n})")]
     Empty { batch: usize, n: usize },
-    #[error("TSQR supports up to {max} columns (got n = {n}): use blocked geqrf for wider matrices")]
+    #[error(
+        "TSQR supports up to {max} columns (got n = {n}): use blocked geqrf for wider matrices"
+    )]
     TooManyColumns { n: usize, max: usize },
     #[error("{elements} elements overflow the kernels' 32-bit index (max {max}); split the batch")]
     IndexOverflow { elements: usize, max: usize },
     #[error("buffer `{name}` holds {got} bytes, {needed} needed")]
-    BufferTooSmall { name: &'static str, needed: u64, got: u64 },
-    #[error("this device cannot run TSQR with n = {n} and {params:?} (shared memory, cube size, or rows_per_block not >= 2n and a multiple of the plane width {lanes})")]
-    Unsupported { n: usize, lanes: usize, params: TsqrParams },
-    #[error("input holds NaN or infinite values (batch elements {batches:?}); the factors are not meaningful")]
+    BufferTooSmall {
+        name: &'static str,
+        needed: u64,
+        got: u64,
+    },
+    #[error(
+        "this device cannot run TSQR with n = {n} and {params:?} (shared memory, cube size, or rows_per_block not >= 2n and a multiple of the plane width {lanes})"
+    )]
+    Unsupported {
+        n: usize,
+        lanes: usize,
+        params: TsqrParams,
+    },
+    #[error(
+        "input holds NaN or infinite values (batch elements {batches:?}); the factors are not meaningful"
+    )]
     NonFinite { batches: Vec<usize> },
     #[error("the host-side input has {got} values, the shape says {needed}")]
     DataLength { needed: usize, got: usize },
@@ -87,7 +103,10 @@ pub fn validate_shape(shape: &[usize]) -> Result<(usize, usize, usize), TsqrErro
         return Err(TsqrError::WideMatrix { m, n });
     }
     if n > MAX_COLUMNS {
-        return Err(TsqrError::TooManyColumns { n, max: MAX_COLUMNS });
+        return Err(TsqrError::TooManyColumns {
+            n,
+            max: MAX_COLUMNS,
+        });
     }
     let elements = batch
         .checked_mul(m)
@@ -143,16 +162,30 @@ impl TsqrOutput {
             Some(q) => Some(f32::from_bytes(&client.read_one(q).map_err(dev)?).to_vec()),
             None => None,
         };
-        Ok(HostQr { q, r, batch: self.batch, m: self.m, n: self.n })
+        Ok(HostQr {
+            q,
+            r,
+            batch: self.batch,
+            m: self.m,
+            n: self.n,
+        })
     }
 }
 
 /// Workspace TSQR allocates for a shape, in bytes (R stacks and, with Q, the Y stacks).
-pub fn tsqr_workspace(shape: &[usize], mode: TsqrMode, launch: &TsqrLaunch) -> Result<u64, TsqrError> {
+pub fn tsqr_workspace(
+    shape: &[usize],
+    mode: TsqrMode,
+    launch: &TsqrLaunch,
+) -> Result<u64, TsqrError> {
     let (batch, m, n) = validate_shape(shape)?;
     let lv = levels(m, n, launch.rows_per_block());
     let stacks: usize = lv[1..].iter().map(|l| l.rows_in * n).sum();
-    let per = if mode == TsqrMode::Reduced { 2 * stacks } else { stacks };
+    let per = if mode == TsqrMode::Reduced {
+        2 * stacks
+    } else {
+        stacks
+    };
     Ok((batch * per * 4) as u64)
 }
 
@@ -175,11 +208,19 @@ pub fn tsqr(
     })?;
     let needed = (batch * m * n * 4) as u64;
     if a.size() < needed {
-        return Err(TsqrError::BufferTooSmall { name: "a", needed, got: a.size() });
+        return Err(TsqrError::BufferTooSmall {
+            name: "a",
+            needed,
+            got: a.size(),
+        });
     }
     let lv = levels(m, n, launch.rows_per_block());
     if lv.iter().any(|l| !tree::fits(&launch, l.nblocks, batch)) {
-        return Err(TsqrError::Unsupported { n, lanes: hw.lanes, params: *params });
+        return Err(TsqrError::Unsupported {
+            n,
+            lanes: hw.lanes,
+            params: *params,
+        });
     }
     Ok(tsqr_launch(client, &launch, a, batch, m, n, &lv, mode))
 }
@@ -207,8 +248,12 @@ pub(crate) fn tsqr_launch(
     let top = lv.len() - 1;
     for (l, level) in lv.iter().enumerate() {
         let out = if l == top { &r } else { &inputs[l + 1] };
-        let stage = BlockStage::Factor { check_finite: l == 0 };
-        launch_block(client, launch, *level, batch, stage, &inputs[l], &inputs[l], out, &info);
+        let stage = BlockStage::Factor {
+            check_finite: l == 0,
+        };
+        launch_block(
+            client, launch, *level, batch, stage, &inputs[l], &inputs[l], out, &info,
+        );
     }
     let q = (mode == TsqrMode::Reduced).then(|| {
         let q = client.empty(batch * m * n * f32b);
@@ -226,7 +271,14 @@ pub(crate) fn tsqr_launch(
         q::form_q(client, launch, lv, batch, &inputs, &ystack, &q, &info);
         q
     });
-    TsqrOutput { q, r, info, batch, m, n }
+    TsqrOutput {
+        q,
+        r,
+        info,
+        batch,
+        m,
+        n,
+    }
 }
 
 /// Host convenience: upload `a`, factor, read back (synchronises).
@@ -239,7 +291,10 @@ pub fn tsqr_host(
 ) -> Result<HostQr, TsqrError> {
     let (batch, m, n) = validate_shape(shape)?;
     if a.len() != batch * m * n {
-        return Err(TsqrError::DataLength { needed: batch * m * n, got: a.len() });
+        return Err(TsqrError::DataLength {
+            needed: batch * m * n,
+            got: a.len(),
+        });
     }
     let handle = client.create_from_slice(f32::as_bytes(a));
     tsqr(client, &handle, shape, mode, params)?.read(client)

@@ -25,7 +25,11 @@ pub(crate) fn form_q(
     let top = levels.len() - 1;
     for l in (0..=top).rev() {
         let out = if l == 0 { q_out } else { &ystack[l] };
-        let (y, identity_y) = if l == top { (&inputs[l], true) } else { (&ystack[l + 1], false) };
+        let (y, identity_y) = if l == top {
+            (&inputs[l], true)
+        } else {
+            (&ystack[l + 1], false)
+        };
         launch_block(
             client,
             launch,

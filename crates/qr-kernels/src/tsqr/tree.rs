@@ -24,7 +24,10 @@ pub fn levels(m: usize, n: usize, rows: usize) -> Vec<Level> {
     let mut r = m;
     loop {
         let nb = r.div_ceil(rows);
-        out.push(Level { rows_in: r, nblocks: nb });
+        out.push(Level {
+            rows_in: r,
+            nblocks: nb,
+        });
         if nb == 1 {
             return out;
         }
@@ -78,8 +81,16 @@ pub(crate) fn launch_block(
         BlockStage::FormQ { identity_y } => (true, identity_y, false),
     };
     let in_len = batch * level.rows_in * n;
-    let y_len = if form_q && !identity_y { batch * level.nblocks * n * n } else { 1 };
-    let out_len = if form_q { in_len } else { batch * level.nblocks * n * n };
+    let y_len = if form_q && !identity_y {
+        batch * level.nblocks * n * n
+    } else {
+        1
+    };
+    let out_len = if form_q {
+        in_len
+    } else {
+        batch * level.nblocks * n * n
+    };
     // SAFETY: the caller sized `input`, `y`, `output` and `flags` as documented above; every
     // kernel access is inside them: input/output rows are guarded by `row0 + r < rows_in`,
     // R/Y slices are indexed by (batch, block) < (batch, nblocks), and cubes with a batch index
