@@ -12,7 +12,60 @@ use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
 use serde::Serialize;
 
-const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]";
+const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
+      [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
+
+fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {
+    args.get(key)
+        .unwrap_or(default)
+        .split(',')
+        .map(|x| x.trim().parse().expect("a comma-separated list of numbers"))
+        .collect()
+}
+
+/// Time TSQR over a grid of (rows_per_block, planes_per_cube) on a few shapes.
+fn sweep(args: &Args, client: &cubecl::client::Client, hw: &linalg_common::launch::Hardware) {
+    let rows = list(args, "sweep-rows", "128,256,512");
+    let planes = list(args, "sweep-planes", "2,4,8,16,32");
+    let samples = args.num("samples", 15usize).min(7);
+    println!(
+        "{:<30} {:>6} {:>6} {:>10} {:>10}",
+        "sweep case", "rows", "planes", "ms", "GB/s"
+    );
+    for &(m, n, mode) in &[
+        (1048576usize, 32usize, TsqrMode::Reduced),
+        (1048576, 32, TsqrMode::R),
+        (32768, 32, TsqrMode::Reduced),
+        (1048576, 64, TsqrMode::Reduced),
+    ] {
+        let a = uniform_vec(7, m * n);
+        let handle = client.create_from_slice(f32::as_bytes(&a));
+        for &b in &rows {
+            for &p in &planes {
+                let params = TsqrParams {
+                    rows_per_block: Some(b),
+                    planes_per_cube: Some(p),
+                };
+                if TsqrLaunch::new(hw, n, &params).is_none() {
+                    continue;
+                }
+                let (d, w) = measure(client, samples, 0.02, || {
+                    let _ = tsqr(client, &handle, &[m, n], mode, &params).expect("tsqr");
+                });
+                let t = d.unwrap_or(w);
+                let bytes = (m * n * 4) as f64 * if mode == TsqrMode::Reduced { 2.0 } else { 1.0 };
+                println!(
+                    "{:<30} {:>6} {:>6} {:>10.4} {:>10.1}",
+                    format!("tsqr {mode} {m}x{n}"),
+                    b,
+                    p,
+                    t * 1e3,
+                    bytes / t / 1e9
+                );
+            }
+        }
+    }
+}
 
 #[derive(Serialize)]
 struct Record {
@@ -77,6 +130,10 @@ fn main() {
     let check_max = args.num("check-max-elems", 40_000_000usize);
     let hw = linalg_common::launch::Hardware::of(&client);
     eprintln!("bench on {kind}: {hw:?}");
+    if args.flag("sweep") {
+        sweep(&args, &client, &hw);
+        return;
+    }
     let mut records = Vec::new();
     println!(
         "{:<34} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10}",

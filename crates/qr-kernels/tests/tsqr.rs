@@ -189,6 +189,41 @@ pub fn conditioning_classes(client: &Client) {
     }
 }
 
+pub fn extreme_scaling(client: &Client) {
+    // Sums of squares that under- or overflow f32 take the rescaled norm path.
+    let (m, n) = (700, 16);
+    for &scale in &[1e-20f32, 1e-30, 1e18, 3e36] {
+        let a: Vec<f32> = generate(MatrixClass::Dense, m, n, 31)
+            .iter()
+            .map(|x| x * scale)
+            .collect();
+        factor_and_check(
+            client,
+            &a,
+            1,
+            m,
+            n,
+            &TsqrParams::default(),
+            &format!("scaled by {scale:e}"),
+        );
+    }
+    let mut a = generate(MatrixClass::Dense, m, n, 32);
+    for i in 0..m {
+        for j in (1..n).step_by(2) {
+            a[i * n + j] *= 1e-22;
+        }
+    }
+    factor_and_check(
+        client,
+        &a,
+        1,
+        m,
+        n,
+        &TsqrParams::default(),
+        "columns at 1 and 1e-22",
+    );
+}
+
 pub fn zero_column_semantics(client: &Client) {
     let n = 8;
     let m = 300;
@@ -372,6 +407,10 @@ macro_rules! testgen {
             #[test]
             fn conditioning_classes() {
                 super::conditioning_classes(&client());
+            }
+            #[test]
+            fn extreme_scaling() {
+                super::extreme_scaling(&client());
             }
             #[test]
             fn zero_column_semantics() {

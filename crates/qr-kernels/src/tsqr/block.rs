@@ -1,19 +1,22 @@
 //! Stage 1 of TSQR, run at every level of the tree: one cube factors one block of `rows`
-//! consecutive rows of a row-major `[rows_in, n]` matrix with Householder reflections.
+//! consecutive rows of a row-major `[rows_in, n]` matrix with Householder reflections, or
+//! applies a block's stored reflectors to form its rows of Q.
 //!
 //! Math: the block B (rows×n, zero-padded past `rows_in`) is reduced to R = H_{n−1}…H_1·H_0·B
 //! with H_c = I − u_c u_cᵀ, ‖u_c‖² = 2 (or u_c = 0, H_c = I, when the column below the
 //! diagonal is exactly zero), u_c zero above row c. The diagonal of R is −sign(x₀)·‖x‖ (sign(0)
-//! = +1), as in LAPACK. `form_q = false` writes R (n×n, zero below the diagonal) as the block's
-//! slice of the output stack; `form_q = true` recomputes the same reflectors and writes the
-//! block's rows of Q·Y = H_0…H_{n−1}·[Y; 0], where Y (n×n) is the block's slice of `y`.
+//! = +1), as in LAPACK. The factor stage writes R (n×n, zero below the diagonal) as the block's
+//! slice of the R stack and, when Q is wanted, the reflectors u_c (as columns of a rows×n
+//! block, the layout of the input). The ApplyQ stage reads them back and writes the block's rows
+//! of H_0…H_{n−1}·[Y; 0], where Y (n×n) is the block's slice of the level above's result.
 //!
 //! Work split: a cube has `planes` lane groups of `lanes` units (a plane on CUDA; one unit
 //! where plane operations are missing). Column j lives in registers of group j % planes, each
 //! lane holding rows lane, lane + lanes, …; the reflector of step c is written to shared memory
 //! (column-major, stride rows + 1 on GPUs) by its owner and read by every group after one
-//! `sync_cube`. Dot products reduce inside a group with `plane_sum` (or sequentially).
-//! The block enters and leaves through shared memory so global reads and writes are coalesced.
+//! `sync_cube`. A group's dot products are reduced together by one xor butterfly of plane
+//! shuffles (or not at all where a group is one unit). Blocks enter and leave through shared
+//! memory so global reads and writes are coalesced.
 use cubecl::prelude::*;
 
 /// Comptime shape of the block kernel (part of the kernel cache key).
@@ -30,6 +33,19 @@ pub struct BlockConfig {
     /// Fully unroll the per-lane loops and pad the shared block against bank conflicts (GPU);
     /// the CPU runtime compiles loops and needs no padding.
     pub unroll: bool,
+}
+
+/// Which stage a launch runs (part of the kernel cache key).
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub struct StageConfig {
+    /// false: factor the level's blocks (write R); true: apply stored reflectors to Y.
+    pub apply_q: bool,
+    /// Factor: also write the reflectors (needed to form Q later).
+    pub store_v: bool,
+    /// Factor: flag non-finite input values (level 0 only).
+    pub check_finite: bool,
+    /// ApplyQ: Y is the identity (the top level).
+    pub identity_y: bool,
 }
 
 impl BlockConfig {
@@ -52,16 +68,6 @@ impl BlockConfig {
     }
 }
 
-/// Sum over the lane group.
-#[cube]
-fn group_sum<F: Float>(v: F, #[comptime] lanes: usize) -> F {
-    let mut out = v;
-    if comptime!(lanes > 1) {
-        out = plane_sum(v);
-    }
-    out
-}
-
 /// Maximum over the lane group.
 #[cube]
 fn group_max<F: Float>(v: F, #[comptime] lanes: usize) -> F {
@@ -74,22 +80,25 @@ fn group_max<F: Float>(v: F, #[comptime] lanes: usize) -> F {
 
 /// The block kernel; see the module docs.
 ///
-/// `input`: `[batch, rows_in, n]`; `y` (form_q, unless `identity_y`): `[batch, nblocks·n, n]`; `output`:
-/// `[batch, nblocks·n, n]` (R stack) or `[batch, rows_in, n]` (Q rows); `flags` (`check_finite`
-/// only): `[batch]`, set to 1 where an input value is NaN or infinite.
+/// Factor stage (`apply_q = false`): `input` is the level's matrix `[batch, rows_in, n]`;
+/// writes the R stack `[batch, nblocks·n, n]` to `output`, the reflectors (same layout as
+/// `input`, row u_c[r] at `[r, c]`) to `refl` when `store_v`, and sets `flags[batch]` to 1
+/// where an input value is NaN or infinite (`check_finite`).
+/// ApplyQ stage (`apply_q = true`): `input` holds the reflectors stored by the factor stage;
+/// `y` is `[batch, nblocks·n, n]` (unread when `identity_y`); writes Q·Y rows
+/// `[batch, rows_in, n]` to `output`.
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn tsqr_block_kernel<F: Float>(
     input: &[F],
     y: &[F],
     output: &mut [F],
+    refl: &mut [F],
     flags: &mut [u32],
     rows_in: usize,
     batch: usize,
     #[comptime] cfg: BlockConfig,
-    #[comptime] form_q: bool,
-    #[comptime] identity_y: bool,
-    #[comptime] check_finite: bool,
+    #[comptime] stage: StageConfig,
 ) {
     let n = comptime!(cfg.n);
     let rows = comptime!(cfg.rows);
@@ -111,10 +120,12 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
     let plane = unit / lanes;
     let row0 = blk * rows;
     let base = bidx * rows_in * n;
+    let nbase = bidx * CUBE_COUNT_X as usize * n * n + blk * n * n;
 
     let mut v = Shared::<[F]>::new_slice(comptime!(n * ld));
 
-    // Load the block (rows row0.., contiguous in memory) transposed into shared memory.
+    // Load the block (rows row0.., contiguous in memory) transposed into shared memory;
+    // rows past rows_in are zero (they stay zero through every reflection).
     let count = comptime!(rows * n);
     let mut idx = unit;
     let mut bad = false;
@@ -125,7 +136,7 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
         if row0 + r < rows_in {
             val = input[base + row0 * n + idx];
         }
-        if comptime!(check_finite) {
+        if comptime!(stage.check_finite) {
             // False for NaN and ±∞.
             let finite = F::abs(val) <= F::new(f32::MAX);
             bad = bad || !finite;
@@ -133,64 +144,48 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
         v[c * ld + r] = val;
         idx += units;
     }
-    if comptime!(check_finite) {
+    if comptime!(stage.check_finite) {
         if bad {
             flags[bidx] = 1;
         }
     }
     sync_cube();
 
-    // Each group takes its columns into registers: x[c·rpl + k] = B[lane + k·lanes, plane + c·planes].
+    // Registers: x[c·rpl + k] = row lane + k·lanes of column plane + c·planes.
     let mut x = Array::<F>::new(comptime!(cpp * rpl));
     let mut u = Array::<F>::new(rpl);
-    #[unroll(cfg.unroll)]
-    for c in 0..cpp {
-        let j = plane + c * planes;
-        #[unroll(cfg.unroll)]
-        for k in 0..rpl {
-            let mut val = F::new(0.0);
-            if j < n {
-                val = v[j * ld + lane + k * lanes];
-            }
-            x[c * rpl + k] = val;
-        }
-    }
-    // Column j of `v` is read above only by its owner, who is also the only writer of
-    // reflector j below: no barrier needed before the factorization.
+    let mut d = Array::<F>::new(cpp);
 
-    for col in 0..n {
-        let owner = col % planes;
-        let slot = col / planes;
-        if plane == owner {
-            make_reflector::<F>(&mut x, &mut v, col, slot, lane, cfg);
-        }
-        sync_cube();
-        // Apply H_col to the owned columns right of col.
-        #[unroll(cfg.unroll)]
-        for k in 0..rpl {
-            u[k] = v[col * ld + lane + k * lanes];
-        }
+    if comptime!(!stage.apply_q) {
         #[unroll(cfg.unroll)]
         for c in 0..cpp {
             let j = plane + c * planes;
-            if j > col && j < n {
-                let mut dot = F::new(0.0);
-                #[unroll(cfg.unroll)]
-                for k in 0..rpl {
-                    dot += u[k] * x[c * rpl + k];
+            #[unroll(cfg.unroll)]
+            for k in 0..rpl {
+                let mut val = F::new(0.0);
+                if j < n {
+                    val = v[j * ld + lane + k * lanes];
                 }
-                let dot = group_sum::<F>(dot, lanes);
-                #[unroll(cfg.unroll)]
-                for k in 0..rpl {
-                    x[c * rpl + k] -= dot * u[k];
-                }
+                x[c * rpl + k] = val;
             }
         }
-    }
-
-    if comptime!(!form_q) {
+        // Column j of `v` is read above only by its owner, who is also the only writer of
+        // reflector j below: no barrier needed before the factorization.
+        for col in 0..n {
+            let owner = col % planes;
+            let slot = col / planes;
+            if plane == owner {
+                make_reflector::<F>(&mut x, &mut v, col, slot, lane, cfg);
+            }
+            sync_cube();
+            // Apply H_col to the owned columns right of col (others get a zero dot).
+            #[unroll(cfg.unroll)]
+            for k in 0..rpl {
+                u[k] = v[col * ld + lane + k * lanes];
+            }
+            apply_reflector::<F>(&mut x, &u, &mut d, plane, col, cfg);
+        }
         // R: rows 0..n of the reduced columns, exactly zero below the diagonal.
-        let rbase = bidx * CUBE_COUNT_X as usize * n * n + blk * n * n;
         #[unroll(cfg.unroll)]
         for c in 0..cpp {
             let j = plane + c * planes;
@@ -202,13 +197,24 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
                     if i <= j {
                         val = x[c * rpl + k];
                     }
-                    output[rbase + i * n + j] = val;
+                    output[nbase + i * n + j] = val;
                 }
+            }
+        }
+        if comptime!(stage.store_v) {
+            // The last reflector was published before the loop's last barrier.
+            let mut idx = unit;
+            while idx < count {
+                let r = idx / n;
+                let c = idx % n;
+                if row0 + r < rows_in {
+                    refl[base + row0 * n + idx] = v[c * ld + r];
+                }
+                idx += units;
             }
         }
     } else {
         // Z = [Y; 0], then Z ← H_0 … H_{n−1} Z, right to left.
-        let ybase = bidx * CUBE_COUNT_X as usize * n * n + blk * n * n;
         #[unroll(cfg.unroll)]
         for c in 0..cpp {
             let j = plane + c * planes;
@@ -217,12 +223,12 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
                 let i = lane + k * lanes;
                 let mut val = F::new(0.0);
                 if j < n && i < n {
-                    if comptime!(identity_y) {
+                    if comptime!(stage.identity_y) {
                         if i == j {
                             val = F::new(1.0);
                         }
                     } else {
-                        val = y[ybase + i * n + j];
+                        val = y[nbase + i * n + j];
                     }
                 }
                 x[c * rpl + k] = val;
@@ -234,22 +240,7 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
             for k in 0..rpl {
                 u[k] = v[col * ld + lane + k * lanes];
             }
-            #[unroll(cfg.unroll)]
-            for c in 0..cpp {
-                let j = plane + c * planes;
-                if j < n {
-                    let mut dot = F::new(0.0);
-                    #[unroll(cfg.unroll)]
-                    for k in 0..rpl {
-                        dot += u[k] * x[c * rpl + k];
-                    }
-                    let dot = group_sum::<F>(dot, lanes);
-                    #[unroll(cfg.unroll)]
-                    for k in 0..rpl {
-                        x[c * rpl + k] -= dot * u[k];
-                    }
-                }
-            }
+            apply_reflector::<F>(&mut x, &u, &mut d, plane, n, cfg);
         }
         // Through shared memory again for a coalesced store.
         sync_cube();
@@ -276,9 +267,64 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
     }
 }
 
-/// The owner group of column `col` turns its slot `slot` into the reflector u_col (written to
-/// column `col` of `v`, zero above row col) and leaves R's column entries in registers:
-/// row col ← −sign(x₀)‖x‖, rows below ← 0.
+/// x_j ← x_j − u (uᵀ x_j) for the group's columns j with j > `after` (all of them when
+/// `after` = n, the ApplyQ stage; j > col when factoring). The group's dot products are
+/// reduced together, one butterfly round for all columns at a time, so the shuffles overlap.
+#[cube]
+fn apply_reflector<F: Float>(
+    x: &mut Array<F>,
+    u: &Array<F>,
+    d: &mut Array<F>,
+    plane: usize,
+    after: usize,
+    #[comptime] cfg: BlockConfig,
+) {
+    let n = comptime!(cfg.n);
+    let planes = comptime!(cfg.planes);
+    let rpl = comptime!(cfg.rows_per_lane());
+    let cpp = comptime!(cfg.cols_per_plane());
+    #[unroll(cfg.unroll)]
+    for c in 0..cpp {
+        let j = plane + c * planes;
+        let mut dot = F::new(0.0);
+        if j < n && (j > after || after == n) {
+            #[unroll(cfg.unroll)]
+            for k in 0..rpl {
+                dot += u[k] * x[c * rpl + k];
+            }
+        }
+        d[c] = dot;
+    }
+    group_sum_n::<F>(d, cpp, comptime!(cfg.lanes));
+    #[unroll(cfg.unroll)]
+    for c in 0..cpp {
+        let dot = d[c];
+        #[unroll(cfg.unroll)]
+        for k in 0..rpl {
+            x[c * rpl + k] -= dot * u[k];
+        }
+    }
+}
+
+/// Sum entries 0..len of `d` over the lane group: a xor butterfly, every entry per round,
+/// so the shuffles of different entries overlap.
+#[cube]
+fn group_sum_n<F: Float>(d: &mut Array<F>, #[comptime] len: usize, #[comptime] lanes: usize) {
+    if comptime!(lanes > 1) {
+        let rounds = comptime!(lanes.trailing_zeros() as usize);
+        let mut mask = 1u32;
+        #[unroll]
+        for _r in 0..rounds {
+            #[unroll]
+            for c in 0..len {
+                let t = plane_shuffle_xor(d[c], mask);
+                d[c] += t;
+            }
+            mask *= 2;
+        }
+    }
+}
+
 #[cube]
 fn make_reflector<F: Float>(
     x: &mut Array<F>,
@@ -293,10 +339,10 @@ fn make_reflector<F: Float>(
     let cpp = comptime!(cfg.cols_per_plane());
     let ld = comptime!(cfg.ld());
 
-    // Gather this column's slice (rows ≥ col) into u-candidates; indices stay comptime.
-    let mut ss = F::new(0.0);
-    let mut x0 = F::new(0.0);
-    let mut amax = F::new(0.0);
+    // Gather this column's slice (rows ≥ col); indices stay comptime.
+    let mut sums = Array::<F>::new(2usize);
+    sums[0] = F::new(0.0);
+    sums[1] = F::new(0.0);
     #[unroll(cfg.unroll)]
     for c in 0..cpp {
         if c == slot {
@@ -305,20 +351,33 @@ fn make_reflector<F: Float>(
                 let r = lane + k * lanes;
                 let val = x[c * rpl + k];
                 if r >= col {
-                    ss += val * val;
-                    amax = F::max(amax, F::abs(val));
+                    sums[0] += val * val;
                 }
                 if r == col {
-                    x0 = val;
+                    sums[1] = val;
                 }
             }
         }
     }
-    let mut ss = group_sum::<F>(ss, lanes);
-    let x0 = group_sum::<F>(x0, lanes);
+    group_sum_n::<F>(&mut sums, 2usize, lanes);
+    let mut ss = sums[0];
+    let x0 = sums[1];
     // Rescale when the plain sum of squares under- or overflows (LAPACK's snrm2 concern).
     let mut scale = F::new(1.0);
     if !(ss >= F::new(1e-30) && ss <= F::new(1e30)) {
+        let mut amax = F::new(0.0);
+        #[unroll(cfg.unroll)]
+        for c in 0..cpp {
+            if c == slot {
+                #[unroll(cfg.unroll)]
+                for k in 0..rpl {
+                    let r = lane + k * lanes;
+                    if r >= col {
+                        amax = F::max(amax, F::abs(x[c * rpl + k]));
+                    }
+                }
+            }
+        }
         let amax = group_max::<F>(amax, lanes);
         if amax > F::new(0.0) {
             scale = amax;
@@ -337,7 +396,9 @@ fn make_reflector<F: Float>(
                     }
                 }
             }
-            ss = group_sum::<F>(s2, lanes);
+            sums[0] = s2;
+            group_sum_n::<F>(&mut sums, 1usize, lanes);
+            ss = sums[0];
         }
     }
     let norm = scale * F::sqrt(ss);

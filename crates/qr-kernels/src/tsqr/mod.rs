@@ -172,7 +172,8 @@ impl TsqrOutput {
     }
 }
 
-/// Workspace TSQR allocates for a shape, in bytes (R stacks and, with Q, the Y stacks).
+/// Workspace TSQR allocates for a shape, in bytes: the R stacks and, with Q, every level's
+/// reflectors (the leaf's are as large as A).
 pub fn tsqr_workspace(
     shape: &[usize],
     mode: TsqrMode,
@@ -238,37 +239,39 @@ pub(crate) fn tsqr_launch(
     mode: TsqrMode,
 ) -> TsqrOutput {
     let f32b = 4usize;
+    let with_q = mode == TsqrMode::Reduced;
     let info = client.create_from_slice(u32::as_bytes(&vec![0u32; batch]));
     let r = client.empty(batch * n * n * f32b);
-    // inputs[L]: level L's input; the R pass writes inputs[L + 1] (or R at the top).
+    // inputs[L]: level L's input; the R pass writes inputs[L + 1] (or R at the top), and
+    // level L's reflectors to refl[L] when Q is wanted.
     let mut inputs = vec![a.clone()];
     for l in &lv[1..] {
         inputs.push(client.empty(batch * l.rows_in * n * f32b));
     }
+    let refl: Vec<Handle> = if with_q {
+        lv.iter()
+            .map(|l| client.empty(batch * l.rows_in * n * f32b))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let top = lv.len() - 1;
     for (l, level) in lv.iter().enumerate() {
         let out = if l == top { &r } else { &inputs[l + 1] };
         let stage = BlockStage::Factor {
             check_finite: l == 0,
+            store_v: with_q,
         };
+        let refl_l = if with_q { &refl[l] } else { &inputs[l] };
         launch_block(
-            client, launch, *level, batch, stage, &inputs[l], &inputs[l], out, &info,
+            client, launch, *level, batch, stage, &inputs[l], &inputs[l], out, refl_l, &info,
         );
     }
-    let q = (mode == TsqrMode::Reduced).then(|| {
+    let q = with_q.then(|| {
         let q = client.empty(batch * m * n * f32b);
-        let ystack: Vec<Handle> = lv
-            .iter()
-            .enumerate()
-            .map(|(l, level)| {
-                if l == 0 {
-                    q.clone()
-                } else {
-                    client.empty(batch * level.rows_in * n * f32b)
-                }
-            })
-            .collect();
-        q::form_q(client, launch, lv, batch, &inputs, &ystack, &q, &info);
+        // Level L ≥ 1 writes its Q·Y rows (the Y slices of level L − 1) over its R stack:
+        // the R stacks are dead once the R pass is done.
+        q::form_q(client, launch, lv, batch, &refl, &inputs, &q, &info);
         q
     });
     TsqrOutput {

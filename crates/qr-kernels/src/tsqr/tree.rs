@@ -5,7 +5,7 @@
 //! again by the same block kernel, and so on until one block remains: its R is the R of A.
 //! Since b ≥ 2n, every level at least halves the rows, so there are O(log(m/b)) levels. Blocks
 //! need not align with the stacked R factors: any row partition gives a valid TSQR.
-use super::block::{BlockConfig, tsqr_block_kernel};
+use super::block::{BlockConfig, StageConfig, tsqr_block_kernel};
 use super::config::TsqrLaunch;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -52,16 +52,18 @@ pub(crate) fn fits(launch: &TsqrLaunch, nblocks: usize, batch: usize) -> bool {
 /// Which stage a block launch runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BlockStage {
-    /// Write each block's R; set `flags` on non-finite input (level 0).
-    Factor { check_finite: bool },
-    /// Write each block's rows of Q·Y; `identity_y`: Y = I (the top level, `y` unread).
-    FormQ { identity_y: bool },
+    /// Write each block's R (and its reflectors when `store_v`); flag non-finite input (level 0).
+    Factor { check_finite: bool, store_v: bool },
+    /// Write each block's rows of Q·Y from its stored reflectors; `identity_y`: Y = I (top).
+    ApplyQ { identity_y: bool },
 }
 
 /// Launch the block kernel once over a level.
 ///
-/// `input` holds `batch·rows_in·n` f32, `y` `batch·nblocks·n·n` (FormQ, ignored at the top),
-/// `output` `batch·nblocks·n·n` (Factor) or `batch·rows_in·n` (FormQ), `flags` `batch` u32.
+/// Sizes (f32 unless said): `input` `batch·rows_in·n` (the level's matrix, or its reflectors
+/// for ApplyQ); `y` `batch·nblocks·n·n` (ApplyQ below the top, else unread); `output`
+/// `batch·nblocks·n·n` (Factor) or `batch·rows_in·n` (ApplyQ); `refl` `batch·rows_in·n`
+/// (Factor with `store_v`, else unread); `flags` `batch` u32.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn launch_block(
     client: &cubecl::client::Client,
@@ -72,31 +74,45 @@ pub(crate) fn launch_block(
     input: &Handle,
     y: &Handle,
     output: &Handle,
+    refl: &Handle,
     flags: &Handle,
 ) {
     let cfg: BlockConfig = launch.block;
     let n = cfg.n;
-    let (form_q, identity_y, check_finite) = match stage {
-        BlockStage::Factor { check_finite } => (false, false, check_finite),
-        BlockStage::FormQ { identity_y } => (true, identity_y, false),
+    let stage = match stage {
+        BlockStage::Factor {
+            check_finite,
+            store_v,
+        } => StageConfig {
+            apply_q: false,
+            store_v,
+            check_finite,
+            identity_y: false,
+        },
+        BlockStage::ApplyQ { identity_y } => StageConfig {
+            apply_q: true,
+            store_v: false,
+            check_finite: false,
+            identity_y,
+        },
     };
     let in_len = batch * level.rows_in * n;
-    let y_len = if form_q && !identity_y {
-        batch * level.nblocks * n * n
+    let nn_len = batch * level.nblocks * n * n;
+    let y_len = if stage.apply_q && !stage.identity_y {
+        nn_len
     } else {
         1
     };
-    let out_len = if form_q {
-        in_len
-    } else {
-        batch * level.nblocks * n * n
-    };
-    // SAFETY: the caller sized `input`, `y`, `output` and `flags` as documented above; every
-    // kernel access is inside them: input/output rows are guarded by `row0 + r < rows_in`,
-    // R/Y slices are indexed by (batch, block) < (batch, nblocks), and cubes with a batch index
-    // past `batch` leave before touching memory. `sync_cube` is reached by every unit of a cube
-    // (all branches around it are uniform per cube). Writes are disjoint: each cube writes its
-    // own block's rows or its own n×n slice; `flags` writes all store the same value 1.
+    let out_len = if stage.apply_q { in_len } else { nn_len };
+    let refl_len = if stage.store_v { in_len } else { 1 };
+    // SAFETY: the caller sized the buffers as documented above; every kernel access is inside
+    // them: rows of `input`, `output` (ApplyQ) and `refl` are guarded by `row0 + r < rows_in`,
+    // R and Y slices are indexed by (batch, block) < (batch, nblocks), `y` and `refl` are only
+    // touched in the stages that need them, and cubes with a batch index past `batch` leave
+    // before touching memory. `sync_cube` is reached by every unit of a cube (the branches
+    // around it depend on comptime values, the loop counter, or are uniform per cube). Writes
+    // are disjoint: each cube writes its own block's rows or its own n×n slice; concurrent
+    // writes to `flags` all store the same value 1.
     unsafe {
         tsqr_block_kernel::launch_unchecked::<f32>(
             client,
@@ -105,13 +121,12 @@ pub(crate) fn launch_block(
             BufferArg::from_raw_parts(input.clone(), in_len),
             BufferArg::from_raw_parts(y.clone(), y_len),
             BufferArg::from_raw_parts(output.clone(), out_len),
+            BufferArg::from_raw_parts(refl.clone(), refl_len),
             BufferArg::from_raw_parts(flags.clone(), batch),
             level.rows_in,
             batch,
             cfg,
-            form_q,
-            identity_y,
-            check_finite,
+            stage,
         )
     }
 }
