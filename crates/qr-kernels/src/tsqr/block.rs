@@ -88,7 +88,8 @@ fn group_max<F: Float>(v: F, #[comptime] lanes: usize) -> F {
 /// `y` is `[batch, nblocks·n, n]` (unread when `identity_y`); writes Q·Y rows
 /// `[batch, rows_in, n]` to `output`.
 #[cube(launch_unchecked)]
-#[allow(clippy::too_many_arguments)]
+// A comptime `if` around a runtime one is two different things in CubeCL: keep them apart.
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
 pub(crate) fn tsqr_block_kernel<F: Float>(
     input: &[F],
     y: &[F],
@@ -295,13 +296,34 @@ fn apply_reflector<F: Float>(
         }
         d[c] = dot;
     }
-    group_sum_n::<F>(d, cpp, comptime!(cfg.lanes));
+    // Columns already reduced (j ≤ after) have a zero dot: skip their shuffles and updates.
+    // Every condition here is uniform over the lane group.
+    let lanes = comptime!(cfg.lanes);
+    if comptime!(lanes > 1) {
+        let rounds = comptime!(lanes.trailing_zeros() as usize);
+        let mut mask = 1u32;
+        #[unroll]
+        for _r in 0..rounds {
+            #[unroll]
+            for c in 0..cpp {
+                let j = plane + c * planes;
+                if j < n && (j > after || after == n) {
+                    let t = plane_shuffle_xor(d[c], mask);
+                    d[c] += t;
+                }
+            }
+            mask *= 2;
+        }
+    }
     #[unroll(cfg.unroll)]
     for c in 0..cpp {
-        let dot = d[c];
-        #[unroll(cfg.unroll)]
-        for k in 0..rpl {
-            x[c * rpl + k] -= dot * u[k];
+        let j = plane + c * planes;
+        if j < n && (j > after || after == n) {
+            let dot = d[c];
+            #[unroll(cfg.unroll)]
+            for k in 0..rpl {
+                x[c * rpl + k] -= dot * u[k];
+            }
         }
     }
 }

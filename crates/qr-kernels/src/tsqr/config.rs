@@ -7,12 +7,12 @@ use linalg_common::launch::Hardware;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TsqrParams {
     /// Rows factored by one cube at every tree level (b). Must be ≥ 2n (so each level shrinks)
-    /// and a multiple of the plane width. Default on GPUs: 512 for n ≤ 32, else 256 (or the
-    /// largest that fits shared memory); on the CPU runtime max(2n, 64).
+    /// and a multiple of the plane width. Default on GPUs: 512 for n ≤ 64, else 256 (halved
+    /// until it fits shared memory); on the CPU runtime max(2n, 64).
     pub rows_per_block: Option<usize>,
-    /// Lane groups (planes) per cube. Default on GPUs: ⌈n/2⌉ up to 16 for n ≤ 32, else ⌈n/4⌉
-    /// (capped by the cube size); all units on the CPU runtime. Measured on the H200
-    /// (BENCHMARKS.md, sweep): more planes shorten each step's critical path.
+    /// Lane groups (planes) per cube. Default on GPUs: ⌈n/2⌉ up to 16 for n ≤ 32, else 32
+    /// (capped by the cube size); all units on the CPU runtime. Chosen from the H200 sweep in
+    /// BENCHMARKS.md: more planes shorten each step's critical path, until barriers dominate.
     pub planes_per_cube: Option<usize>,
 }
 
@@ -42,7 +42,7 @@ impl TsqrLaunch {
         let planes = match params.planes_per_cube {
             Some(p) => p,
             None if lanes > 1 && n <= 32 => n.div_ceil(2).clamp(1, 16.min(max_planes)),
-            None if lanes > 1 => n.div_ceil(4).clamp(1, max_planes),
+            None if lanes > 1 => 32.min(max_planes),
             None => n.clamp(1, max_planes),
         };
         let rows = match params.rows_per_block {
@@ -50,7 +50,7 @@ impl TsqrLaunch {
             None => {
                 let min = (2 * n).div_ceil(lanes) * lanes;
                 if lanes > 1 {
-                    let mut b = min.max(if n <= 32 { 512 } else { 256 });
+                    let mut b = min.max(if n <= 64 { 512 } else { 256 });
                     while b > min && n * (b + 1) * 4 > hw.max_shared_bytes {
                         b = (b / 2).max(min);
                     }
