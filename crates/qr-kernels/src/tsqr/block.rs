@@ -296,34 +296,13 @@ fn apply_reflector<F: Float>(
         }
         d[c] = dot;
     }
-    // Columns already reduced (j ≤ after) have a zero dot: skip their shuffles and updates.
-    // Every condition here is uniform over the lane group.
-    let lanes = comptime!(cfg.lanes);
-    if comptime!(lanes > 1) {
-        let rounds = comptime!(lanes.trailing_zeros() as usize);
-        let mut mask = 1u32;
-        #[unroll]
-        for _r in 0..rounds {
-            #[unroll]
-            for c in 0..cpp {
-                let j = plane + c * planes;
-                if j < n && (j > after || after == n) {
-                    let t = plane_shuffle_xor(d[c], mask);
-                    d[c] += t;
-                }
-            }
-            mask *= 2;
-        }
-    }
+    group_sum_n::<F>(d, cpp, comptime!(cfg.lanes));
     #[unroll(cfg.unroll)]
     for c in 0..cpp {
-        let j = plane + c * planes;
-        if j < n && (j > after || after == n) {
-            let dot = d[c];
-            #[unroll(cfg.unroll)]
-            for k in 0..rpl {
-                x[c * rpl + k] -= dot * u[k];
-            }
+        let dot = d[c];
+        #[unroll(cfg.unroll)]
+        for k in 0..rpl {
+            x[c * rpl + k] -= dot * u[k];
         }
     }
 }
