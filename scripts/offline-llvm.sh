@@ -5,7 +5,7 @@
 #   source scripts/offline-llvm.sh        # installs if needed and exports XDG_DATA_HOME
 #   scripts/offline-llvm.sh --print-env   # prints the export line
 # After changing the wrapper: `cargo clean -p cubecl-llvm`.
-set -euo pipefail 2>/dev/null || true
+# Sourced into the caller's shell: it must not change shell options (no `set -e`).
 
 _ol_root="${OFFLINE_LLVM_HOME:-${HOME}/.local/share/qrchol-llvm}"
 _ol_bundle="${_ol_root}/tracel/tracel-llvm-23.1.0-4"
@@ -14,15 +14,18 @@ _ol_real=/usr/lib/llvm-22/bin/llvm-config
 if [ ! -x "${_ol_real}" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "offline-llvm: installing llvm-22-dev libzstd-dev zlib1g-dev" >&2
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-22-dev libzstd-dev zlib1g-dev >/dev/null
+    if ! { apt-get update -qq >/dev/null &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-22-dev libzstd-dev zlib1g-dev >/dev/null; }; then
+      echo "offline-llvm: apt-get install llvm-22-dev failed" >&2
+      return 1 2>/dev/null || exit 1
+    fi
   else
     echo "offline-llvm: ${_ol_real} missing; install llvm-22-dev libzstd-dev zlib1g-dev" >&2
     return 1 2>/dev/null || exit 1
   fi
 fi
 
-mkdir -p "${_ol_bundle}/bin"
+mkdir -p "${_ol_bundle}/bin" || { return 1 2>/dev/null || exit 1; }
 cat > "${_ol_bundle}/bin/llvm-config.new" <<WRAP
 #!/bin/sh
 # Forwards to Debian's LLVM 22. --system-libs: drop libz3 (turned into "-llibz3") and libxml2;
