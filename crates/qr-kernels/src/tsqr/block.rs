@@ -184,7 +184,7 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
             for k in 0..rpl {
                 u[k] = v[col * ld + lane + k * lanes];
             }
-            apply_reflector::<F>(&mut x, &u, &mut d, plane, col, cfg);
+            apply_reflector::<F>(&mut x, &u, &mut d, lane, plane, col, cfg);
         }
         // R: rows 0..n of the reduced columns, exactly zero below the diagonal.
         #[unroll(cfg.unroll)]
@@ -241,7 +241,7 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
             for k in 0..rpl {
                 u[k] = v[col * ld + lane + k * lanes];
             }
-            apply_reflector::<F>(&mut x, &u, &mut d, plane, n, cfg);
+            apply_reflector::<F>(&mut x, &u, &mut d, lane, plane, n, cfg);
         }
         // Through shared memory again for a coalesced store.
         sync_cube();
@@ -276,6 +276,7 @@ fn apply_reflector<F: Float>(
     x: &mut Array<F>,
     u: &Array<F>,
     d: &mut Array<F>,
+    lane: usize,
     plane: usize,
     after: usize,
     #[comptime] cfg: BlockConfig,
@@ -296,7 +297,7 @@ fn apply_reflector<F: Float>(
         }
         d[c] = dot;
     }
-    group_sum_n::<F>(d, cpp, comptime!(cfg.lanes));
+    group_sum_n::<F>(d, lane, cpp, comptime!(cfg.lanes));
     #[unroll(cfg.unroll)]
     for c in 0..cpp {
         let dot = d[c];
@@ -307,12 +308,105 @@ fn apply_reflector<F: Float>(
     }
 }
 
-/// Sum entries 0..len of `d` over the lane group: a xor butterfly, every entry per round,
-/// so the shuffles of different entries overlap.
+/// Sum entries 0..len of `d` over the lane group; every lane gets every sum.
+///
+/// For 2 or 4 entries a transposed butterfly: the top 1 or 2 rounds exchange half of the
+/// vector each (reduce-scatter), the remaining rounds reduce one value, and the same top rounds
+/// run backwards to gather (6 shuffles for 2 entries, 9 for 4, against 10 and 20 for a butterfly
+/// per entry). Other lengths: one xor butterfly with every entry per round, so the shuffles
+/// of different entries overlap.
 #[cube]
-fn group_sum_n<F: Float>(d: &mut Array<F>, #[comptime] len: usize, #[comptime] lanes: usize) {
-    if comptime!(lanes > 1) {
-        let rounds = comptime!(lanes.trailing_zeros() as usize);
+fn group_sum_n<F: Float>(
+    d: &mut Array<F>,
+    lane: usize,
+    #[comptime] len: usize,
+    #[comptime] lanes: usize,
+) {
+    let rounds = comptime!(lanes.trailing_zeros() as usize);
+    if comptime!(lanes > 1 && len == 2) {
+        let hi = comptime!(lanes / 2);
+        // Masks are runtime values: the LLVM backend refused comptime ones here (run 5/6).
+        let hi_mask = comptime!((lanes / 2) as u32).runtime();
+        let bit = (lane / hi) % 2 == 1;
+        // Keep column `bit`, send the other.
+        let mut keep = d[0];
+        let mut send = d[1];
+        if bit {
+            keep = d[1];
+            send = d[0];
+        }
+        let mut t = keep + plane_shuffle_xor(send, hi_mask);
+        // The remaining rounds, in any order: masks 1, 2, …, lanes/4.
+        let mut mask = 1u32;
+        #[unroll]
+        for _r in 0..comptime!(rounds - 1) {
+            t += plane_shuffle_xor(t, mask);
+            mask *= 2;
+        }
+        let o = plane_shuffle_xor(t, hi_mask);
+        if bit {
+            d[0] = o;
+            d[1] = t;
+        } else {
+            d[0] = t;
+            d[1] = o;
+        }
+    } else if comptime!(lanes > 2 && len == 4) {
+        let hi = comptime!(lanes / 2);
+        let mid = comptime!(lanes / 4);
+        let hi_mask = comptime!((lanes / 2) as u32).runtime();
+        let mid_mask = comptime!((lanes / 4) as u32).runtime();
+        let b1 = (lane / hi) % 2 == 1;
+        let b2 = (lane / mid) % 2 == 1;
+        // Round 1: keep columns 2·b1 + {0, 1}, send the other pair.
+        let mut k0 = d[0];
+        let mut k1 = d[1];
+        let mut s0 = d[2];
+        let mut s1 = d[3];
+        if b1 {
+            k0 = d[2];
+            k1 = d[3];
+            s0 = d[0];
+            s1 = d[1];
+        }
+        let p0 = k0 + plane_shuffle_xor(s0, hi_mask);
+        let p1 = k1 + plane_shuffle_xor(s1, hi_mask);
+        // Round 2: keep column 2·b1 + b2.
+        let mut keep = p0;
+        let mut send = p1;
+        if b2 {
+            keep = p1;
+            send = p0;
+        }
+        let mut t = keep + plane_shuffle_xor(send, mid_mask);
+        let mut mask = 1u32;
+        #[unroll]
+        for _r in 0..comptime!(rounds - 2) {
+            t += plane_shuffle_xor(t, mask);
+            mask *= 2;
+        }
+        // Gather: the pair 2·b1 + {0, 1}, then the other pair.
+        let o = plane_shuffle_xor(t, mid_mask);
+        let mut q0 = t;
+        let mut q1 = o;
+        if b2 {
+            q0 = o;
+            q1 = t;
+        }
+        let o0 = plane_shuffle_xor(q0, hi_mask);
+        let o1 = plane_shuffle_xor(q1, hi_mask);
+        if b1 {
+            d[0] = o0;
+            d[1] = o1;
+            d[2] = q0;
+            d[3] = q1;
+        } else {
+            d[0] = q0;
+            d[1] = q1;
+            d[2] = o0;
+            d[3] = o1;
+        }
+    } else if comptime!(lanes > 1) {
         let mut mask = 1u32;
         #[unroll]
         for _r in 0..rounds {
@@ -360,7 +454,7 @@ fn make_reflector<F: Float>(
             }
         }
     }
-    group_sum_n::<F>(&mut sums, 2usize, lanes);
+    group_sum_n::<F>(&mut sums, lane, 2usize, lanes);
     let mut ss = sums[0];
     let x0 = sums[1];
     // Rescale when the plain sum of squares under- or overflows (LAPACK's snrm2 concern).
@@ -398,7 +492,7 @@ fn make_reflector<F: Float>(
                 }
             }
             sums[0] = s2;
-            group_sum_n::<F>(&mut sums, 1usize, lanes);
+            group_sum_n::<F>(&mut sums, lane, 1usize, lanes);
             ss = sums[0];
         }
     }
