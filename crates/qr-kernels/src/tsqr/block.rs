@@ -14,8 +14,8 @@
 //! where plane operations are missing). Column j lives in registers of group j % planes, each
 //! lane holding rows lane, lane + lanes, …; the reflector of step c is written to shared memory
 //! (column-major, stride rows + 1 on GPUs) by its owner and read by every group after one
-//! `sync_cube`. A group's dot products are reduced together by one xor butterfly of plane
-//! shuffles (or not at all where a group is one unit). Blocks enter and leave through shared
+//! `sync_cube`. A group's dot products are reduced together, by a transposed xor butterfly of
+//! plane shuffles for 2 or 4 of them (or not at all where a group is one unit). Blocks enter and leave through shared
 //! memory so global reads and writes are coalesced.
 use cubecl::prelude::*;
 
@@ -323,89 +323,39 @@ fn group_sum_n<F: Float>(
     #[comptime] lanes: usize,
 ) {
     let rounds = comptime!(lanes.trailing_zeros() as usize);
+    // Masks are runtime values: CubeCL's LLVM backend refused a mutable variable initialised
+    // from a comptime value here (BENCHMARKS.md, runs 5 and 6).
+    let hi_mask = comptime!((lanes / 2) as u32).runtime();
+    let mid_mask = comptime!((lanes / 4) as u32).runtime();
     if comptime!(lanes > 1 && len == 2) {
-        let hi = comptime!(lanes / 2);
-        // Masks are runtime values: the LLVM backend refused comptime ones here (run 5/6).
-        let hi_mask = comptime!((lanes / 2) as u32).runtime();
-        let bit = (lane / hi) % 2 == 1;
-        // Keep column `bit`, send the other.
-        let mut keep = d[0];
-        let mut send = d[1];
-        if bit {
-            keep = d[1];
-            send = d[0];
-        }
-        let mut t = keep + plane_shuffle_xor(send, hi_mask);
-        // The remaining rounds, in any order: masks 1, 2, …, lanes/4.
-        let mut mask = 1u32;
-        #[unroll]
-        for _r in 0..comptime!(rounds - 1) {
-            t += plane_shuffle_xor(t, mask);
-            mask *= 2;
-        }
+        let bit = (lane / comptime!(lanes / 2)) % 2 == 1;
+        // Lane keeps entry `bit` of the pair, reduces it, then swaps with its partner.
+        let t = butterfly_low::<F>(
+            exchange_half::<F>(d[0], d[1], bit, hi_mask),
+            comptime!(rounds - 1),
+        );
         let o = plane_shuffle_xor(t, hi_mask);
-        if bit {
-            d[0] = o;
-            d[1] = t;
-        } else {
-            d[0] = t;
-            d[1] = o;
-        }
+        d[0] = pick::<F>(bit, t, o);
+        d[1] = pick::<F>(bit, o, t);
     } else if comptime!(lanes > 2 && len == 4) {
-        let hi = comptime!(lanes / 2);
-        let mid = comptime!(lanes / 4);
-        let hi_mask = comptime!((lanes / 2) as u32).runtime();
-        let mid_mask = comptime!((lanes / 4) as u32).runtime();
-        let b1 = (lane / hi) % 2 == 1;
-        let b2 = (lane / mid) % 2 == 1;
-        // Round 1: keep columns 2·b1 + {0, 1}, send the other pair.
-        let mut k0 = d[0];
-        let mut k1 = d[1];
-        let mut s0 = d[2];
-        let mut s1 = d[3];
-        if b1 {
-            k0 = d[2];
-            k1 = d[3];
-            s0 = d[0];
-            s1 = d[1];
-        }
-        let p0 = k0 + plane_shuffle_xor(s0, hi_mask);
-        let p1 = k1 + plane_shuffle_xor(s1, hi_mask);
-        // Round 2: keep column 2·b1 + b2.
-        let mut keep = p0;
-        let mut send = p1;
-        if b2 {
-            keep = p1;
-            send = p0;
-        }
-        let mut t = keep + plane_shuffle_xor(send, mid_mask);
-        let mut mask = 1u32;
-        #[unroll]
-        for _r in 0..comptime!(rounds - 2) {
-            t += plane_shuffle_xor(t, mask);
-            mask *= 2;
-        }
-        // Gather: the pair 2·b1 + {0, 1}, then the other pair.
+        let b1 = (lane / comptime!(lanes / 2)) % 2 == 1;
+        let b2 = (lane / comptime!(lanes / 4)) % 2 == 1;
+        // Entries 2·b1 + {0, 1}, then entry 2·b1 + b2, reduced; gathered back in reverse.
+        let p0 = exchange_half::<F>(d[0], d[2], b1, hi_mask);
+        let p1 = exchange_half::<F>(d[1], d[3], b1, hi_mask);
+        let t = butterfly_low::<F>(
+            exchange_half::<F>(p0, p1, b2, mid_mask),
+            comptime!(rounds - 2),
+        );
         let o = plane_shuffle_xor(t, mid_mask);
-        let mut q0 = t;
-        let mut q1 = o;
-        if b2 {
-            q0 = o;
-            q1 = t;
-        }
+        let q0 = pick::<F>(b2, t, o);
+        let q1 = pick::<F>(b2, o, t);
         let o0 = plane_shuffle_xor(q0, hi_mask);
         let o1 = plane_shuffle_xor(q1, hi_mask);
-        if b1 {
-            d[0] = o0;
-            d[1] = o1;
-            d[2] = q0;
-            d[3] = q1;
-        } else {
-            d[0] = q0;
-            d[1] = q1;
-            d[2] = o0;
-            d[3] = o1;
-        }
+        d[0] = pick::<F>(b1, q0, o0);
+        d[1] = pick::<F>(b1, q1, o1);
+        d[2] = pick::<F>(b1, o0, q0);
+        d[3] = pick::<F>(b1, o1, q1);
     } else if comptime!(lanes > 1) {
         let mut mask = 1u32;
         #[unroll]
@@ -418,6 +368,36 @@ fn group_sum_n<F: Float>(
             mask *= 2;
         }
     }
+}
+
+/// `a` where `!bit`, `b` where `bit`.
+#[cube]
+fn pick<F: Float>(bit: bool, a: F, b: F) -> F {
+    let mut out = a;
+    if bit {
+        out = b;
+    }
+    out
+}
+
+/// One reduce-scatter round: a lane keeps `a` (or `b` where `bit`) and adds what its partner
+/// across `mask` sends, the other one of its pair.
+#[cube]
+fn exchange_half<F: Float>(a: F, b: F, bit: bool, mask: u32) -> F {
+    pick::<F>(bit, a, b) + plane_shuffle_xor(pick::<F>(bit, b, a), mask)
+}
+
+/// Xor butterfly over the lowest `count` lane bits (masks 1, 2, …, 2^(count−1)).
+#[cube]
+fn butterfly_low<F: Float>(v: F, #[comptime] count: usize) -> F {
+    let mut t = v;
+    let mut mask = 1u32;
+    #[unroll]
+    for _r in 0..count {
+        t += plane_shuffle_xor(t, mask);
+        mask *= 2;
+    }
+    t
 }
 
 #[cube]
