@@ -15,7 +15,7 @@
 //!
 //! Non-finite input is reported per batch element in [`TsqrOutput::info`] (1 where A held a NaN
 //! or an infinity) and turned into [`TsqrError::NonFinite`] by [`TsqrOutput::read`]; the factors
-//! of such an element are NaN, never plausible-looking numbers.
+//! of such an element are not meaningful (NaN spreads through its tree).
 mod block;
 mod config;
 mod q;
