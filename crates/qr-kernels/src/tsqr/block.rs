@@ -270,7 +270,7 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
 
 /// x_j ← x_j − u (uᵀ x_j) for the group's columns j with j > `after` (all of them when
 /// `after` = n, the ApplyQ stage; j > col when factoring). The group's dot products are
-/// reduced together, one butterfly round for all columns at a time, so the shuffles overlap.
+/// reduced together by `group_sum_n`.
 #[cube]
 fn apply_reflector<F: Float>(
     x: &mut Array<F>,
