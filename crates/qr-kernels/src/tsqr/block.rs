@@ -204,15 +204,7 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
         }
         if comptime!(stage.store_v) {
             // The last reflector was published before the loop's last barrier.
-            let mut idx = unit;
-            while idx < count {
-                let r = idx / n;
-                let c = idx % n;
-                if row0 + r < rows_in {
-                    refl[base + row0 * n + idx] = v[c * ld + r];
-                }
-                idx += units;
-            }
+            store_block::<F>(&v, refl, base + row0 * n, rows_in - row0, unit, cfg);
         }
     } else {
         // Z = [Y; 0], then Z ← H_0 … H_{n−1} Z, right to left.
@@ -256,15 +248,33 @@ pub(crate) fn tsqr_block_kernel<F: Float>(
             }
         }
         sync_cube();
-        let mut idx = unit;
-        while idx < count {
-            let r = idx / n;
-            let c = idx % n;
-            if row0 + r < rows_in {
-                output[base + row0 * n + idx] = v[c * ld + r];
-            }
-            idx += units;
+        store_block::<F>(&v, output, base + row0 * n, rows_in - row0, unit, cfg);
+    }
+}
+
+/// Coalesced store of the shared block (column-major, stride ld) as `valid` row-major rows of
+/// n starting at `out[start]`; rows past `valid` are not written.
+#[cube]
+fn store_block<F: Float>(
+    v: &Shared<[F]>,
+    out: &mut [F],
+    start: usize,
+    valid: usize,
+    unit: usize,
+    #[comptime] cfg: BlockConfig,
+) {
+    let n = comptime!(cfg.n);
+    let ld = comptime!(cfg.ld());
+    let count = comptime!(cfg.rows * cfg.n);
+    let units = comptime!(cfg.units());
+    let mut idx = unit;
+    while idx < count {
+        let r = idx / n;
+        let c = idx % n;
+        if r < valid {
+            out[start + idx] = v[c * ld + r];
         }
+        idx += units;
     }
 }
 
