@@ -5,7 +5,7 @@
 //!
 //! cargo run --release --example bench -- [--json bench.json] [--filter tsqr] [--quick] [--samples 15]
 use cubecl::prelude::*;
-use linalg_common::reference::check_qr;
+use linalg_common::reference::check_qr_batch;
 use linalg_common::rng::uniform_vec;
 use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
 use qrchol::cli::{Args, device};
@@ -161,20 +161,7 @@ fn main() {
             .read(&client)
             .expect("read");
         let (orth, resid, passes) = if batch * m * n <= check_max {
-            let (mut o, mut r, mut p) = (0.0f64, 0.0f64, true);
-            for b in 0..batch {
-                let q = first.q.as_ref().map(|q| &q[b * m * n..(b + 1) * m * n]);
-                let c = check_qr(
-                    &a[b * m * n..(b + 1) * m * n],
-                    q,
-                    &first.r[b * n * n..(b + 1) * n * n],
-                    m,
-                    n,
-                );
-                o = o.max(c.orth);
-                r = r.max(if c.resid.is_nan() { c.gram } else { c.resid });
-                p &= c.passes(n);
-            }
+            let (o, r, p) = check_qr_batch(&a, first.q.as_deref(), &first.r, batch, m, n);
             (Some(o), Some(r), Some(p))
         } else {
             (None, None, None)

@@ -192,3 +192,31 @@ pub fn check_qr(a: &[f32], q: Option<&[f32]>, r: &[f32], m: usize, n: usize) -> 
         finite,
     }
 }
+
+/// The worst of [`check_qr`] over the first `count` matrices of a batch (Q, when given, and R
+/// laid out one matrix after another): (worst ‖QᵀQ − I‖₁, worst relative residual — the Gram
+/// check where there is no Q —, whether every one passes).
+pub fn check_qr_batch(
+    a: &[f32],
+    q: Option<&[f32]>,
+    r: &[f32],
+    count: usize,
+    m: usize,
+    n: usize,
+) -> (f64, f64, bool) {
+    let (mut orth, mut resid, mut ok) = (0.0f64, 0.0f64, true);
+    for b in 0..count {
+        let qb = q.map(|q| &q[b * m * n..(b + 1) * m * n]);
+        let c = check_qr(
+            &a[b * m * n..(b + 1) * m * n],
+            qb,
+            &r[b * n * n..(b + 1) * n * n],
+            m,
+            n,
+        );
+        orth = orth.max(c.orth);
+        resid = resid.max(if c.resid.is_nan() { c.gram } else { c.resid });
+        ok &= c.passes(n);
+    }
+    (orth, resid, ok)
+}
