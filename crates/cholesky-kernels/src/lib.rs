@@ -1,4 +1,190 @@
-//! Cholesky kernels in CubeCL (recursive POTRF with recursive TRSM and SYRK on GEMM, a fused
-//! small-matrix kernel for leaves and batches, per-matrix `info`, triangular and Cholesky
-//! solves). Nothing is implemented yet: this crate holds its place in the workspace so the
-//! layout, features and CI are settled before the kernels land (issue 4).
+//! Cholesky and triangular solves in CubeCL, batched, f32.
+//!
+//! - [`potrf()`]: A = L·Lᵀ (or UᵀU) by the recursive algorithm — POTRF(A11) → TRSM
+//!   (L21 = A21·L11⁻ᵀ) → SYRK (A22 −= L21·L21ᵀ) → POTRF(A22) — whose TRSM and SYRK recurse the
+//!   same way, so the off-diagonal work is GEMM ([`linalg_common::gemm`], true f32). Diagonal
+//!   blocks up to `leaf` are factored by a fused shared-memory kernel, which is also the whole
+//!   op (one launch) for a batch of small matrices. Per-matrix `info` as
+//!   `torch.linalg.cholesky_ex`, with no host synchronisation.
+//! - [`solve_triangular()`]: torch.linalg.solve_triangular (left or right, upper or lower, unit
+//!   diagonal), recursive on GEMM with a substitution kernel at the leaves.
+//! - [`cholesky_solve()`] and [`cholesky_inverse()`]: torch.cholesky_solve / cholesky_inverse.
+//!
+//! Storage: every matrix argument is a [`MatrixRef`] — `batch` matrices of one strided
+//! [`View`] into a device buffer of f32 (row-major contiguous is [`MatrixRef::contiguous`];
+//! transposed, sliced or batch-broadcast inputs are other strides, read in place). Outputs are
+//! new contiguous row-major buffers. Only the selected triangle of a triangular or symmetric
+//! input is ever read; the other triangle of a factor is written as exact zeros.
+//!
+//! Errors: malformed shapes and buffers are refused before any launch ([`CholeskyError`]).
+//! NaN or infinite input is flagged per matrix on the device and becomes
+//! [`CholeskyError::NonFinite`] when the result is read. A matrix that is not positive definite
+//! is not an error: its `info` is the 1-based order of the first failing leading minor, and its
+//! factor is not meaningful past that column; the other matrices of the batch are unaffected.
+mod config;
+mod copy;
+mod error;
+pub mod potrf;
+mod solve;
+mod syrk;
+pub mod trsm;
+
+pub use config::{CholeskyLaunch, CholeskyParams, LeafConfig, TrsmLeafConfig};
+pub use error::CholeskyError;
+pub use linalg_common::gemm::View;
+pub use potrf::{CholeskyOutput, HostCholesky, potrf, potrf_host};
+pub use solve::{cholesky_inverse, cholesky_solve};
+pub use trsm::{HostSolve, SolveOutput, solve_triangular};
+
+use cubecl::client::Client;
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+use linalg_common::gemm::Operand;
+use linalg_common::launch::Hardware;
+
+/// `batch` matrices laid out as `view` in `handle` (f32).
+#[derive(Clone, Copy, Debug)]
+pub struct MatrixRef<'a> {
+    pub handle: &'a Handle,
+    pub batch: usize,
+    pub view: View,
+}
+
+impl<'a> MatrixRef<'a> {
+    /// A contiguous row-major `[rows, cols]` or `[batch, rows, cols]` buffer.
+    pub fn contiguous(
+        handle: &'a Handle,
+        shape: &[usize],
+        name: &'static str,
+    ) -> Result<Self, CholeskyError> {
+        let (batch, rows, cols) = match *shape {
+            [r, c] => (1, r, c),
+            [b, r, c] => (b, r, c),
+            _ => {
+                return Err(CholeskyError::WrongRank {
+                    name,
+                    rank: shape.len(),
+                });
+            }
+        };
+        Ok(Self {
+            handle,
+            batch,
+            view: View::contiguous(rows, cols),
+        })
+    }
+
+    /// Buffer length in f32 elements.
+    pub fn len(&self) -> usize {
+        (self.handle.size() / 4) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.batch == 0 || self.view.rows == 0 || self.view.cols == 0
+    }
+
+    pub(crate) fn operand(&self) -> Operand<'a> {
+        Operand::new(self.handle, self.len(), self.view)
+    }
+
+    /// The view lies inside the buffer and inside the 32-bit index range.
+    pub(crate) fn validate(&self, name: &'static str) -> Result<(), CholeskyError> {
+        let needed = self.view.extent(self.batch);
+        let max = u32::MAX as usize;
+        if needed > max {
+            return Err(CholeskyError::IndexOverflow {
+                elements: needed,
+                max,
+            });
+        }
+        if !self.is_empty() && needed > self.len() {
+            return Err(CholeskyError::BufferTooSmall {
+                name,
+                needed,
+                got: self.len(),
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn square(&self, name: &'static str) -> Result<usize, CholeskyError> {
+        self.validate(name)?;
+        if self.view.rows != self.view.cols {
+            return Err(CholeskyError::NotSquare {
+                name,
+                rows: self.view.rows,
+                cols: self.view.cols,
+            });
+        }
+        Ok(self.view.rows)
+    }
+}
+
+/// The launch context of one op.
+pub(crate) struct Ctx<'a> {
+    pub client: &'a Client,
+    pub launch: CholeskyLaunch,
+    pub batch: usize,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(
+        client: &'a Client,
+        params: &CholeskyParams,
+        batch: usize,
+    ) -> Result<Self, CholeskyError> {
+        let hw = Hardware::of(client);
+        let launch = CholeskyLaunch::new(&hw, params)
+            .ok_or_else(|| CholeskyError::Unsupported(format!("{params:?} on {hw:?}")))?;
+        Ok(Self {
+            client,
+            launch,
+            batch,
+        })
+    }
+
+    pub(crate) fn check_grid(&self, rows: usize, cols: usize) -> Result<(), CholeskyError> {
+        if self.launch.fits(rows, cols, self.batch) {
+            Ok(())
+        } else {
+            Err(CholeskyError::Unsupported(format!(
+                "a grid for {} matrices of {rows}×{cols}",
+                self.batch
+            )))
+        }
+    }
+
+    /// A zeroed u32 per matrix.
+    pub(crate) fn flags(&self) -> Handle {
+        self.client
+            .create_from_slice(u32::as_bytes(&vec![0u32; self.batch.max(1)]))
+    }
+
+    /// An uninitialised f32 buffer of `len` elements (at least one).
+    pub(crate) fn buffer(&self, len: usize) -> (Handle, usize) {
+        (self.client.empty(len.max(1) * 4), len.max(1))
+    }
+}
+
+/// Split point of a recursion on an n×n diagonal block (n > nb): about n/2, a multiple of nb,
+/// so every leaf but the last is exactly nb.
+pub(crate) fn split(n: usize, nb: usize) -> usize {
+    debug_assert!(n > nb);
+    let h = (n / 2).div_ceil(nb) * nb;
+    if h >= n { nb } else { h }
+}
+
+/// Indices of the matrices whose flag is set.
+pub(crate) fn flagged(client: &Client, flags: Handle) -> Result<Vec<usize>, CholeskyError> {
+    let bytes = client.read_one(flags).map_err(device_error)?;
+    Ok(u32::from_bytes(&bytes)
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| **f != 0)
+        .map(|(i, _)| i)
+        .collect())
+}
+
+pub(crate) fn device_error(e: cubecl::server::ServerError) -> CholeskyError {
+    CholeskyError::Device(format!("{e:?}"))
+}

@@ -8,6 +8,7 @@
 //! - [`reference`]: f64 host references and the numerical gates (GPU MODE qr_v2);
 //! - [`matgen`]: test matrices by class (dense, graded, rank-deficient, clustered, zero columns).
 pub mod device;
+pub mod gemm;
 pub mod launch;
 pub mod matgen;
 pub mod reference;

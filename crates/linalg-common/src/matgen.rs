@@ -95,3 +95,38 @@ pub fn generate(class: MatrixClass, m: usize, n: usize, seed: u64) -> Vec<f32> {
     };
     a.into_iter().map(|x| x as f32).collect()
 }
+
+/// An SPD n×n matrix A = L·Lᵀ built in f64 from a known lower factor L, returned as f32 values
+/// `(A, L)`. Column j of L is scaled by κ^(−j/(2(n−1))), so cond(A) grows to about κ; the
+/// diagonal of L is kept away from zero (1 + |z|), the rest is z/√n.
+pub fn spd_from_factor(n: usize, kappa: f64, seed: u64) -> (Vec<f32>, Vec<f32>) {
+    let mut s = Stream::new(seed);
+    let mut l = vec![0.0f64; n * n];
+    for i in 0..n {
+        for j in 0..=i {
+            let z = s.normal();
+            l[i * n + j] = if i == j {
+                1.0 + z.abs()
+            } else {
+                z / (n as f64).sqrt()
+            };
+        }
+    }
+    if n > 1 {
+        for j in 0..n {
+            let g = kappa.powf(-(j as f64) / (2.0 * (n - 1) as f64));
+            for i in j..n {
+                l[i * n + j] *= g;
+            }
+        }
+    }
+    let mut a = vec![0.0f32; n * n];
+    for i in 0..n {
+        for j in 0..=i {
+            let v: f64 = (0..=j).map(|k| l[i * n + k] * l[j * n + k]).sum();
+            a[i * n + j] = v as f32;
+            a[j * n + i] = v as f32;
+        }
+    }
+    (a, l.into_iter().map(|x| x as f32).collect())
+}

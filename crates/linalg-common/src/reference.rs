@@ -220,3 +220,56 @@ pub fn check_qr_batch(
     }
     (orth, resid, ok)
 }
+
+/// The Cholesky gate: ‖A − L·Lᵀ‖₁ ≤ 20·n·ε·‖A‖₁ (relative form returned by
+/// [`cholesky_residual`]).
+pub fn cholesky_bound(n: usize) -> f64 {
+    20.0 * n.max(1) as f64 * f32_eps()
+}
+
+/// ‖A − G·Gᵀ‖₁ / ‖A‖₁ in f64, where G = L (lower factor) or Uᵀ (`upper`), for one n×n
+/// matrix. Only A's selected triangle is read (mirrored), so a poisoned other triangle is
+/// harmless. Returns `(relative residual, other triangle of the factor exactly zero, finite)`.
+pub fn cholesky_residual(a: &[f32], l: &[f32], n: usize, upper: bool) -> (f64, bool, bool) {
+    let at = |i: usize, j: usize| -> f64 {
+        let (r, c) = if (j <= i) != upper { (i, j) } else { (j, i) };
+        a[r * n + c] as f64
+    };
+    // G[i][k] (lower).
+    let g = |i: usize, k: usize| -> f64 {
+        if upper {
+            l[k * n + i] as f64
+        } else {
+            l[i * n + k] as f64
+        }
+    };
+    let mut zero = true;
+    let mut finite = true;
+    for i in 0..n {
+        for j in 0..n {
+            let v = l[i * n + j];
+            finite &= v.is_finite();
+            let other = if upper { j < i } else { j > i };
+            if other && v != 0.0 {
+                zero = false;
+            }
+        }
+    }
+    let mut diff = vec![0.0f64; n * n];
+    let mut full = vec![0.0f64; n * n];
+    for i in 0..n {
+        for j in 0..=i {
+            let mut s = 0.0;
+            for k in 0..=j {
+                s += g(i, k) * g(j, k);
+            }
+            let d = at(i, j) - s;
+            diff[i * n + j] = d;
+            diff[j * n + i] = d;
+            full[i * n + j] = at(i, j);
+            full[j * n + i] = at(i, j);
+        }
+    }
+    let na = norm1(&full, n, n).max(f64::MIN_POSITIVE);
+    (norm1(&diff, n, n) / na, zero, finite)
+}

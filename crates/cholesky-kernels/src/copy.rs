@@ -1,0 +1,112 @@
+//! Elementwise stage shared by the ops: copy a (triangle of a) strided view into another view,
+//! flag non-finite values per matrix, or write identity matrices.
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+use linalg_common::gemm::{Strides, StridesLaunch, View, batch_grid};
+
+/// What the copy kernel does (comptime).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CopyConfig {
+    /// Read only j ≤ i; write zeros above the diagonal (when `write`).
+    pub lower: bool,
+    /// With `lower`: skip the diagonal too (a unit-diagonal triangle is never read there).
+    pub skip_diag: bool,
+    /// Write dst (else only check).
+    pub write: bool,
+    /// Set `flags[b] = 1` when a read value is NaN or infinite.
+    pub check: bool,
+    /// Ignore src: write the identity.
+    pub identity: bool,
+}
+
+const UNITS: usize = 256;
+
+/// Run the copy over `batch` matrices of `src`'s shape (`dst` has the same shape).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn launch_copy(
+    client: &cubecl::client::Client,
+    max_units: usize,
+    max_count: (u32, u32, u32),
+    batch: usize,
+    src: (&Handle, usize, View),
+    dst: (&Handle, usize, View),
+    flags: &Handle,
+    cfg: CopyConfig,
+) {
+    let (rows, cols) = (dst.2.rows, dst.2.cols);
+    let count = rows * cols;
+    if count == 0 || batch == 0 {
+        return;
+    }
+    debug_assert!(src.2.extent(batch) <= src.1 && dst.2.extent(batch) <= dst.1);
+    let units = UNITS.min(max_units).max(1);
+    let (_, by, bz) = batch_grid(batch, max_count);
+    let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
+    // SAFETY: unit (cube x, unit) handles element idx < rows·cols of matrix bidx < batch; its
+    // (i, j) lies inside both views, which the caller keeps inside their buffers (debug-checked
+    // above). src and dst do not overlap (or are the same view in check-only mode, where dst
+    // is not written). Concurrent writes to `flags` all store 1.
+    unsafe {
+        copy_kernel::launch_unchecked::<f32>(
+            client,
+            CubeCount::Static(count.div_ceil(units) as u32, by as u32, bz as u32),
+            CubeDim::new_1d(units as u32),
+            BufferArg::from_raw_parts(src.0.clone(), src.1),
+            BufferArg::from_raw_parts(dst.0.clone(), dst.1),
+            BufferArg::from_raw_parts(flags.clone(), batch.max(1)),
+            s(src.2),
+            s(dst.2),
+            cols,
+            count,
+            batch,
+            cfg,
+        )
+    }
+}
+
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
+fn copy_kernel<F: Float>(
+    src: &[F],
+    dst: &mut [F],
+    flags: &mut [u32],
+    ss: Strides,
+    sd: Strides,
+    cols: usize,
+    count: usize,
+    batch: usize,
+    #[comptime] cfg: CopyConfig,
+) {
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    let idx = CUBE_POS_X as usize * CUBE_DIM_X as usize + UNIT_POS as usize;
+    if bidx < batch && idx < count {
+        let i = idx / cols;
+        let j = idx % cols;
+        let mut v = F::new(0.0);
+        if comptime!(cfg.identity) {
+            if i == j {
+                v = F::new(1.0);
+            }
+        } else {
+            let mut read = true;
+            if comptime!(cfg.lower) {
+                read = j <= i;
+            }
+            if comptime!(cfg.skip_diag) {
+                read = read && j != i;
+            }
+            if read {
+                v = src[ss.offset + bidx * ss.bs + i * ss.rs + j * ss.cs];
+                if comptime!(cfg.check) {
+                    let finite = F::abs(v) <= F::new(f32::MAX);
+                    if !finite {
+                        flags[bidx] = 1;
+                    }
+                }
+            }
+        }
+        if comptime!(cfg.write) {
+            dst[sd.offset + bidx * sd.bs + i * sd.rs + j * sd.cs] = v;
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Cholesky factorization, torch.linalg.cholesky_ex semantics: A = L·Lᵀ (lower) or A = Uᵀ·U
+//! (`upper`), for `batch` SPD n×n matrices, of which only the selected triangle is read.
+//!
+//! n ≤ leaf: one launch of the fused kernel ([`leaf`]) reads the input and writes the factor.
+//! Larger n: the lower triangle (Aᵀ's for `upper`) is copied to a working buffer (the output
+//! itself for lower) with a non-finite check, then factored in place recursively:
+//! POTRF(A11) → TRSM: L11·X = A21ᵀ (so A21 ← A21·L11⁻ᵀ, recursive on GEMM) → SYRK:
+//! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size.
+//! For `upper`, U = Lᵀ is written by one transposing copy.
+mod leaf;
+
+use crate::copy::{CopyConfig, launch_copy};
+use crate::syrk::syrk_rec;
+use crate::trsm::trsm_rec;
+use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, device_error, flagged, split};
+use cubecl::client::Client;
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+use linalg_common::gemm::{Operand, StridesLaunch, View, batch_grid};
+
+/// Device result of [`potrf`]: the factor `[batch, n, n]` contiguous, `info` (u32 per matrix:
+/// 0 = success, else the 1-based order of the first leading minor that is not positive
+/// definite) and a per-matrix non-finite flag. Nothing synchronised yet.
+#[derive(Debug, Clone)]
+pub struct CholeskyOutput {
+    pub l: Handle,
+    pub info: Handle,
+    pub nonfinite: Handle,
+    pub batch: usize,
+    pub n: usize,
+}
+
+/// Host copy of a factorization.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostCholesky {
+    pub l: Vec<f32>,
+    pub info: Vec<u32>,
+    pub batch: usize,
+    pub n: usize,
+}
+
+impl CholeskyOutput {
+    /// Synchronise and read the factor and `info`; non-finite input becomes
+    /// [`CholeskyError::NonFinite`] (a failed factorization does not: that is `info`).
+    pub fn read(self, client: &Client) -> Result<HostCholesky, CholeskyError> {
+        let bad = flagged(client, self.nonfinite)?;
+        if !bad.is_empty() {
+            return Err(CholeskyError::NonFinite { batches: bad });
+        }
+        let len = self.batch * self.n * self.n;
+        let l = f32::from_bytes(&client.read_one(self.l).map_err(device_error)?)[..len].to_vec();
+        let info = u32::from_bytes(&client.read_one(self.info).map_err(device_error)?)
+            [..self.batch]
+            .to_vec();
+        Ok(HostCholesky {
+            l,
+            info,
+            batch: self.batch,
+            n: self.n,
+        })
+    }
+}
+
+/// Factor `a` (validated up front; launches only, no synchronisation).
+pub fn potrf(
+    client: &Client,
+    a: MatrixRef,
+    upper: bool,
+    params: &CholeskyParams,
+) -> Result<CholeskyOutput, CholeskyError> {
+    let n = a.square("a")?;
+    let batch = a.batch;
+    let ctx = Ctx::new(client, params, batch)?;
+    ctx.check_grid(n, n)?;
+    let out = ctx.buffer(batch * n * n);
+    let info = ctx.flags();
+    let nonfinite = ctx.flags();
+    let result = CholeskyOutput {
+        l: out.0.clone(),
+        info: info.clone(),
+        nonfinite: nonfinite.clone(),
+        batch,
+        n,
+    };
+    if a.is_empty() {
+        return Ok(result);
+    }
+    // Work on lower triangles: Aᵀ's lower triangle is A's upper one.
+    let src = if upper { a.view.t() } else { a.view };
+    let dense = View::contiguous(n, n);
+    let dst = if upper { dense.t() } else { dense };
+    if n <= ctx.launch.leaf.nb {
+        launch_leaf(
+            &ctx,
+            (a.handle, a.len(), src),
+            (&out.0, out.1, dst),
+            0,
+            &info,
+            &nonfinite,
+            true,
+        );
+        return Ok(result);
+    }
+    let work = if upper {
+        ctx.buffer(batch * n * n)
+    } else {
+        out.clone()
+    };
+    let lower_copy = CopyConfig {
+        lower: true,
+        write: true,
+        check: false,
+        identity: false,
+        skip_diag: false,
+    };
+    launch_copy(
+        client,
+        ctx.launch.max_units,
+        ctx.launch.max_count,
+        batch,
+        (a.handle, a.len(), src),
+        (&work.0, work.1, dense),
+        &nonfinite,
+        CopyConfig {
+            check: true,
+            ..lower_copy
+        },
+    );
+    let w = Operand::new(&work.0, work.1, dense);
+    potrf_rec(&ctx, w, 0, &info, &nonfinite);
+    if upper {
+        launch_copy(
+            client,
+            ctx.launch.max_units,
+            ctx.launch.max_count,
+            batch,
+            (&work.0, work.1, dense),
+            (&out.0, out.1, dst),
+            &nonfinite,
+            lower_copy,
+        );
+    }
+    Ok(result)
+}
+
+/// Host convenience: upload a contiguous `[batch, n, n]` / `[n, n]` array, factor, read back.
+pub fn potrf_host(
+    client: &Client,
+    a: &[f32],
+    shape: &[usize],
+    upper: bool,
+    params: &CholeskyParams,
+) -> Result<HostCholesky, CholeskyError> {
+    let needed: usize = shape.iter().product();
+    if a.len() != needed {
+        return Err(CholeskyError::DataLength {
+            needed,
+            got: a.len(),
+        });
+    }
+    let handle = client.create_from_slice(f32::as_bytes(a));
+    let m = MatrixRef::contiguous(&handle, shape, "a")?;
+    potrf(client, m, upper, params)?.read(client)
+}
+
+/// Factor the diagonal block `w` (in place) whose first row is row `d0` of the matrix.
+fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, info: &Handle, flags: &Handle) {
+    let s = w.view.rows;
+    let nb = ctx.launch.leaf.nb;
+    if s <= nb {
+        let h = (w.handle, w.len, w.view);
+        launch_leaf(ctx, h, h, d0, info, flags, false);
+        return;
+    }
+    let n1 = split(s, nb);
+    let n2 = s - n1;
+    let v = w.view;
+    let a11 = w.with_view(v.block(0, 0, n1, n1));
+    let a21 = w.with_view(v.block(n1, 0, n2, n1));
+    let a22 = w.with_view(v.block(n1, n1, n2, n2));
+    potrf_rec(ctx, a11, d0, info, flags);
+    trsm_rec(ctx, a11, true, false, a21.with_view(a21.view.t()));
+    syrk_rec(ctx, a22, a21);
+    potrf_rec(ctx, a22, d0 + n1, info, flags);
+}
+
+fn launch_leaf(
+    ctx: &Ctx,
+    src: (&Handle, usize, View),
+    dst: (&Handle, usize, View),
+    d0: usize,
+    info: &Handle,
+    flags: &Handle,
+    check: bool,
+) {
+    let cfg = ctx.launch.leaf;
+    let nt = dst.2.rows;
+    debug_assert!(nt <= cfg.nb);
+    debug_assert!(src.2.extent(ctx.batch) <= src.1 && dst.2.extent(ctx.batch) <= dst.1);
+    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count);
+    let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
+    // SAFETY: nt ≤ nb (the shared array's order); loads and stores are (i, j) < (nt, nt) of
+    // matrix bidx < batch, inside the views, which lie in their buffers (checked by `potrf`,
+    // debug-checked here). One cube per matrix: `src` and `dst` (possibly the same block)
+    // are touched only by that matrix's cube, which reads everything into shared memory before
+    // it writes. Barriers: the early exits and the pivot test are uniform per cube.
+    unsafe {
+        leaf::potrf_leaf_kernel::launch_unchecked::<f32>(
+            ctx.client,
+            CubeCount::Static(1, by as u32, bz as u32),
+            CubeDim::new_1d(cfg.units as u32),
+            BufferArg::from_raw_parts(src.0.clone(), src.1),
+            BufferArg::from_raw_parts(dst.0.clone(), dst.1),
+            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
+            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
+            s(src.2),
+            s(dst.2),
+            nt,
+            d0,
+            ctx.batch,
+            cfg,
+            check,
+        )
+    }
+}

@@ -1,0 +1,658 @@
+//! Cholesky, triangular solves and the GEMM under them, against f64 host references, on every
+//! runtime this build links (bodies take a client; `testgen!` instantiates them per runtime).
+#![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
+use cholesky_kernels::{
+    CholeskyError, CholeskyParams, MatrixRef, View, cholesky_inverse, cholesky_solve, potrf,
+    potrf_host, solve_triangular,
+};
+use cubecl::client::Client;
+use cubecl::prelude::*;
+use linalg_common::gemm::{GemmLaunch, GemmOp, Operand};
+use linalg_common::launch::Hardware;
+use linalg_common::matgen::spd_from_factor;
+use linalg_common::reference::{cholesky_bound, cholesky_residual, f32_eps, matmul, norm1};
+use linalg_common::rng::Stream;
+
+const EPS: f64 = f32::EPSILON as f64;
+
+/// A batch of SPD matrices (each its own seed and κ) and their known factors.
+fn spd_batch(n: usize, kappas: &[f64], seed: u64) -> (Vec<f32>, Vec<f32>) {
+    let mut a = Vec::new();
+    let mut l = Vec::new();
+    for (i, k) in kappas.iter().enumerate() {
+        let (ai, li) = spd_from_factor(n, *k, seed * 1000 + i as u64);
+        a.extend(ai);
+        l.extend(li);
+    }
+    (a, l)
+}
+
+/// Overwrite the triangle the op must not read (strictly upper for lower, and vice versa)
+/// with NaN.
+fn poison(a: &mut [f32], batch: usize, n: usize, upper: bool) {
+    for b in 0..batch {
+        for i in 0..n {
+            for j in 0..n {
+                let unread = if upper { j < i } else { j > i };
+                if unread {
+                    a[b * n * n + i * n + j] = f32::NAN;
+                }
+            }
+        }
+    }
+}
+
+fn check_factor(
+    a: &[f32],
+    l: &[f32],
+    info: &[u32],
+    batch: usize,
+    n: usize,
+    upper: bool,
+    what: &str,
+) {
+    for b in 0..batch {
+        let s = b * n * n..(b + 1) * n * n;
+        assert_eq!(info[b], 0, "{what}: batch {b} n={n} info");
+        let (resid, zero, finite) = cholesky_residual(&a[s.clone()], &l[s], n, upper);
+        assert!(finite, "{what}: batch {b} n={n}: non-finite factor");
+        assert!(zero, "{what}: batch {b} n={n}: other triangle not zero");
+        assert!(
+            resid <= cholesky_bound(n),
+            "{what}: batch {b} n={n} upper={upper}: residual {resid:.3e} > {:.3e}",
+            cholesky_bound(n)
+        );
+    }
+}
+
+pub fn sizes_straddle_thresholds(client: &Client) {
+    let def = CholeskyParams::default();
+    // Default leaf 64, SYRK leaf 256: sizes around both, and a multi-level recursion.
+    for &n in &[
+        1usize, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 257, 300,
+    ] {
+        for upper in [false, true] {
+            let batch = if n <= 129 { 3 } else { 1 };
+            let (mut a, _) = spd_batch(n, &vec![10.0; batch], n as u64);
+            let clean = a.clone();
+            poison(&mut a, batch, n, upper);
+            let out = potrf_host(client, &a, &[batch, n, n], upper, &def).expect("potrf");
+            check_factor(&clean, &out.l, &out.info, batch, n, upper, "default params");
+        }
+    }
+    // Small leaves make deep recursions (TRSM and SYRK recurse too) at small sizes.
+    let small = CholeskyParams {
+        leaf: Some(8),
+        syrk_leaf: Some(16),
+        gemm: None,
+    };
+    for &n in &[9usize, 16, 17, 40, 100, 203] {
+        for upper in [false, true] {
+            let (mut a, _) = spd_batch(n, &[100.0, 1.0], 7 + n as u64);
+            let clean = a.clone();
+            poison(&mut a, 2, n, upper);
+            let out = potrf_host(client, &a, &[2, n, n], upper, &small).expect("potrf");
+            check_factor(&clean, &out.l, &out.info, 2, n, upper, "leaf 8");
+        }
+    }
+}
+
+pub fn large_matrix(client: &Client) {
+    let n = 1000;
+    let (a, l_true) = spd_batch(n, &[1e3], 99);
+    let out = potrf_host(client, &a, &[n, n], false, &CholeskyParams::default()).expect("potrf");
+    check_factor(&a, &out.l, &out.info, 1, n, false, "n = 1000");
+    // Well conditioned: the factor is the known one up to rounding.
+    let err = out
+        .l
+        .iter()
+        .zip(&l_true)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0f32, f32::max);
+    assert!(err < 1e-3, "n = 1000: max |L − L_true| = {err:e}");
+}
+
+pub fn conditioning(client: &Client) {
+    for &n in &[50usize, 130] {
+        let kappas = [1.0, 1e2, 1e4, 1e6];
+        let (mut a, _) = spd_batch(n, &kappas, 3);
+        let clean = a.clone();
+        poison(&mut a, kappas.len(), n, false);
+        let out = potrf_host(
+            client,
+            &a,
+            &[kappas.len(), n, n],
+            false,
+            &CholeskyParams::default(),
+        )
+        .expect("potrf");
+        check_factor(&clean, &out.l, &out.info, kappas.len(), n, false, "kappa");
+    }
+}
+
+/// Matrices that fail at chosen pivots (0-based p: the leading minor of order p + 1 is the
+/// first that is not positive definite) next to good ones in the same batch.
+pub fn info_reports_first_failure(client: &Client) {
+    for (n, params) in [
+        (130usize, CholeskyParams::default()),
+        (40, CholeskyParams::default()),
+        (
+            70,
+            CholeskyParams {
+                leaf: Some(8),
+                syrk_leaf: Some(16),
+                gemm: None,
+            },
+        ),
+    ] {
+        let pivots: Vec<Option<usize>> = [
+            None,
+            Some(0),
+            Some(5),
+            None,
+            Some(63),
+            Some(64),
+            Some(n - 1),
+        ]
+        .into_iter()
+        .map(|p| p.filter(|p| *p < n))
+        .collect();
+        let batch = pivots.len();
+        let (mut a, l) = spd_batch(n, &vec![10.0; batch], 11);
+        let clean_good = a.clone();
+        for (b, p) in pivots.iter().enumerate() {
+            if let Some(p) = *p {
+                // The Schur complement at p becomes −L_pp²/2 < 0; earlier minors unchanged.
+                let lp = l[b * n * n + p * n + p] as f64;
+                let v = a[b * n * n + p * n + p] as f64 - 1.5 * lp * lp;
+                a[b * n * n + p * n + p] = v as f32;
+            }
+        }
+        for upper in [false, true] {
+            let out = potrf_host(client, &a, &[batch, n, n], upper, &params).expect("potrf");
+            for (b, p) in pivots.iter().enumerate() {
+                let want = p.map_or(0, |p| p as u32 + 1);
+                assert_eq!(out.info[b], want, "n={n} batch {b} upper={upper}: info");
+                if p.is_none() {
+                    let s = b * n * n..(b + 1) * n * n;
+                    let (resid, _, finite) =
+                        cholesky_residual(&clean_good[s.clone()], &out.l[s], n, upper);
+                    assert!(
+                        finite && resid <= cholesky_bound(n),
+                        "good matrix {b} spoiled: {resid:e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+pub fn nonfinite_and_errors(client: &Client) {
+    let def = CholeskyParams::default();
+    for &n in &[10usize, 100] {
+        let (mut a, _) = spd_batch(n, &[1.0, 1.0, 1.0], 5);
+        a[n * n + (n - 1) * n + 1] = f32::NAN; // batch 1, lower triangle
+        a[2 * n * n + 2 * n + 2] = f32::INFINITY; // batch 2, diagonal
+        let err = potrf_host(client, &a, &[3, n, n], false, &def).unwrap_err();
+        assert_eq!(
+            err,
+            CholeskyError::NonFinite {
+                batches: vec![1, 2]
+            },
+            "n={n}"
+        );
+    }
+    let h = client.create_from_slice(f32::as_bytes(&[1.0f32; 12]));
+    let not_square = MatrixRef::contiguous(&h, &[3, 4], "a").unwrap();
+    assert!(matches!(
+        potrf(client, not_square, false, &def),
+        Err(CholeskyError::NotSquare {
+            rows: 3,
+            cols: 4,
+            ..
+        })
+    ));
+    assert!(matches!(
+        MatrixRef::contiguous(&h, &[12], "a"),
+        Err(CholeskyError::WrongRank { rank: 1, .. })
+    ));
+    let short = MatrixRef::contiguous(&h, &[2, 3, 3], "a").unwrap();
+    // The runtime may round an allocation up (12 values became 16 here): only `needed` is fixed.
+    assert!(matches!(
+        potrf(client, short, false, &def),
+        Err(CholeskyError::BufferTooSmall { needed: 18, .. })
+    ));
+    let a = MatrixRef::contiguous(&h, &[3, 3], "a").unwrap();
+    let b = MatrixRef::contiguous(&h, &[4, 3], "b").unwrap();
+    assert!(matches!(
+        solve_triangular(client, a, b, false, true, false, &def),
+        Err(CholeskyError::ShapeMismatch { .. })
+    ));
+    assert!(matches!(
+        cholesky_solve(client, b, a, false, &def),
+        Err(CholeskyError::ShapeMismatch { .. })
+    ));
+    let huge = MatrixRef {
+        handle: &h,
+        batch: 70_000,
+        view: View::contiguous(300, 300),
+    };
+    assert!(matches!(
+        potrf(client, huge, false, &def),
+        Err(CholeskyError::IndexOverflow { .. })
+    ));
+    assert!(matches!(
+        potrf_host(client, &[1.0; 5], &[2, 2], false, &def),
+        Err(CholeskyError::DataLength { needed: 4, got: 5 })
+    ));
+    // Empty input gives empty output (torch returns empty factors).
+    let e = potrf_host(client, &[], &[0, 5, 5], false, &def).expect("empty batch");
+    assert!(e.l.is_empty() && e.info.is_empty());
+    let e = potrf_host(client, &[], &[3, 0, 0], false, &def).expect("n = 0");
+    assert_eq!(e.info, vec![0, 0, 0]);
+    // Non-SPD is not an error.
+    let bad = potrf_host(client, &[-1.0, 0.0, 0.0, 1.0], &[2, 2], false, &def).expect("info");
+    assert_eq!(bad.info, vec![1]);
+}
+
+/// A well-conditioned triangular matrix (its other triangle NaN; its diagonal NaN too when the
+/// solve is told the diagonal is unit).
+fn triangular(n: usize, upper: bool, unit: bool, seed: u64) -> (Vec<f32>, Vec<f64>) {
+    let mut s = Stream::new(seed);
+    let mut t = vec![f32::NAN; n * n];
+    let mut dense = vec![0.0f64; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let inside = if upper { j >= i } else { j <= i };
+            if !inside {
+                continue;
+            }
+            let z = s.normal();
+            let v = if i == j {
+                2.0 + z.abs()
+            } else {
+                z / (n as f64).sqrt()
+            };
+            t[i * n + j] = v as f32;
+            dense[i * n + j] = v as f32 as f64;
+            if i == j && unit {
+                t[i * n + j] = f32::NAN;
+                dense[i * n + j] = 1.0;
+            }
+        }
+    }
+    (t, dense)
+}
+
+fn transpose(a: &[f64], r: usize, c: usize) -> Vec<f64> {
+    (0..r * c).map(|idx| a[(idx % r) * c + idx / r]).collect()
+}
+
+/// ‖op·X − B‖₁ / (‖op‖₁‖X‖₁ + ‖B‖₁) for left (A·X) or right (X·A) products.
+fn solve_residual(
+    a: &[f64],
+    x: &[f32],
+    b: &[f32],
+    n: usize,
+    r: usize,
+    c: usize,
+    left: bool,
+) -> f64 {
+    let x64: Vec<f64> = x.iter().map(|v| *v as f64).collect();
+    let b64: Vec<f64> = b.iter().map(|v| *v as f64).collect();
+    let ax = if left {
+        matmul(a, &x64, n, n, c)
+    } else {
+        matmul(&x64, a, r, n, n)
+    };
+    let d: Vec<f64> = ax.iter().zip(&b64).map(|(p, q)| p - q).collect();
+    norm1(&d, r, c) / (norm1(a, n, n) * norm1(&x64, r, c) + norm1(&b64, r, c))
+}
+
+pub fn triangular_solves(client: &Client) {
+    let def = CholeskyParams::default();
+    let small = CholeskyParams {
+        leaf: Some(8),
+        syrk_leaf: Some(16),
+        gemm: None,
+    };
+    for (params, sizes) in [
+        (&def, &[1usize, 17, 64, 65, 130][..]),
+        (&small, &[9, 33][..]),
+    ] {
+        for &n in sizes {
+            for &k in &[1usize, 7, 40] {
+                for upper in [false, true] {
+                    for left in [true, false] {
+                        for unit in [false, true] {
+                            let batch = 2;
+                            let (r, c) = if left { (n, k) } else { (k, n) };
+                            let mut a = Vec::new();
+                            let mut dense = Vec::new();
+                            for bi in 0..batch {
+                                let (t, d) = triangular(n, upper, unit, (n * 100 + k + bi) as u64);
+                                a.extend(t);
+                                dense.push(d);
+                            }
+                            let b = linalg_common::rng::uniform_vec(n as u64 + 5, batch * r * c);
+                            let ha = client.create_from_slice(f32::as_bytes(&a));
+                            let hb = client.create_from_slice(f32::as_bytes(&b));
+                            let am = MatrixRef::contiguous(&ha, &[batch, n, n], "a").unwrap();
+                            let bm = MatrixRef::contiguous(&hb, &[batch, r, c], "b").unwrap();
+                            let x = solve_triangular(client, am, bm, upper, left, unit, params)
+                                .expect("solve")
+                                .read(client)
+                                .expect("read");
+                            for bi in 0..batch {
+                                let s = bi * r * c..(bi + 1) * r * c;
+                                let res = solve_residual(
+                                    &dense[bi],
+                                    &x.x[s.clone()],
+                                    &b[s],
+                                    n,
+                                    r,
+                                    c,
+                                    left,
+                                );
+                                assert!(
+                                    res <= 20.0 * n as f64 * EPS,
+                                    "n={n} k={k} upper={upper} left={left} unit={unit} batch {bi}: {res:e}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Strided inputs read in place: B given as the transpose of a stored matrix, A broadcast
+/// over the batch (stride 0), and a sub-block of a larger buffer.
+pub fn strided_views(client: &Client) {
+    let def = CholeskyParams::default();
+    let (n, k, batch) = (70usize, 5usize, 3usize);
+    let (t, dense) = triangular(n, false, false, 1);
+    // Embed A at offset (2, 3) of a 75×80 buffer.
+    let (big_r, big_c) = (75usize, 80usize);
+    let mut big = vec![f32::NAN; big_r * big_c];
+    for i in 0..n {
+        for j in 0..n {
+            big[(i + 2) * big_c + j + 3] = t[i * n + j];
+        }
+    }
+    // Bᵀ stored: batch × k × n; B is its transpose view.
+    let bt = linalg_common::rng::uniform_vec(77, batch * k * n);
+    let ha = client.create_from_slice(f32::as_bytes(&big));
+    let hb = client.create_from_slice(f32::as_bytes(&bt));
+    let am = MatrixRef {
+        handle: &ha,
+        batch: 1,
+        view: View {
+            offset: 2 * big_c + 3,
+            rows: n,
+            cols: n,
+            row_stride: big_c,
+            col_stride: 1,
+            batch_stride: 0,
+        },
+    };
+    let bm = MatrixRef {
+        handle: &hb,
+        batch,
+        view: View::contiguous(k, n).t(),
+    };
+    let x = solve_triangular(client, am, bm, false, true, false, &def)
+        .expect("solve")
+        .read(client)
+        .expect("read");
+    for bi in 0..batch {
+        let b: Vec<f32> = transpose(
+            &bt[bi * k * n..(bi + 1) * k * n]
+                .iter()
+                .map(|v| *v as f64)
+                .collect::<Vec<_>>(),
+            k,
+            n,
+        )
+        .iter()
+        .map(|v| *v as f32)
+        .collect();
+        let res = solve_residual(
+            &dense,
+            &x.x[bi * n * k..(bi + 1) * n * k],
+            &b,
+            n,
+            n,
+            k,
+            true,
+        );
+        assert!(res <= 20.0 * n as f64 * EPS, "batch {bi}: {res:e}");
+    }
+    // potrf of a transposed (column-major) input with upper = true reads its upper triangle.
+    let (a, _) = spd_from_factor(n, 10.0, 8);
+    let mut at = a.clone();
+    poison(&mut at, 1, n, false); // keep the lower triangle only…
+    let h = client.create_from_slice(f32::as_bytes(&at));
+    let view = View::contiguous(n, n).t(); // …which is the upper triangle of the view
+    let out = potrf(
+        client,
+        MatrixRef {
+            handle: &h,
+            batch: 1,
+            view,
+        },
+        true,
+        &def,
+    )
+    .unwrap()
+    .read(client)
+    .unwrap();
+    check_factor(&a, &out.l, &out.info, 1, n, true, "transposed input");
+}
+
+pub fn cholesky_solve_and_inverse(client: &Client) {
+    let def = CholeskyParams::default();
+    for &n in &[1usize, 20, 65, 150] {
+        let batch = 2;
+        let (a, l) = spd_batch(n, &[1.0, 1e3], 21);
+        let k = 9;
+        let b = linalg_common::rng::uniform_vec(3, batch * n * k);
+        for upper in [false, true] {
+            // The known factor, as L or as U = Lᵀ, with the other triangle poisoned.
+            let mut f = Vec::new();
+            for bi in 0..batch {
+                let lb = &l[bi * n * n..(bi + 1) * n * n];
+                for i in 0..n {
+                    for j in 0..n {
+                        f.push(if upper { lb[j * n + i] } else { lb[i * n + j] });
+                    }
+                }
+            }
+            poison(&mut f, batch, n, upper);
+            let hf = client.create_from_slice(f32::as_bytes(&f));
+            let hb = client.create_from_slice(f32::as_bytes(&b));
+            let fm = MatrixRef::contiguous(&hf, &[batch, n, n], "l").unwrap();
+            let bm = MatrixRef::contiguous(&hb, &[batch, n, k], "b").unwrap();
+            let x = cholesky_solve(client, bm, fm, upper, &def)
+                .unwrap()
+                .read(client)
+                .unwrap();
+            let inv = cholesky_inverse(client, fm, upper, &def)
+                .unwrap()
+                .read(client)
+                .unwrap();
+            for bi in 0..batch {
+                // The matrix the factor represents, in f64 from the f32 factor.
+                let lb: Vec<f64> = l[bi * n * n..(bi + 1) * n * n]
+                    .iter()
+                    .map(|v| *v as f64)
+                    .collect();
+                let am = matmul(&lb, &transpose(&lb, n, n), n, n, n);
+                let s = bi * n * k..(bi + 1) * n * k;
+                let res = solve_residual(&am, &x.x[s.clone()], &b[s], n, n, k, true);
+                assert!(
+                    res <= 40.0 * n as f64 * EPS,
+                    "solve n={n} upper={upper}: {res:e}"
+                );
+                let si = bi * n * n..(bi + 1) * n * n;
+                let eye: Vec<f32> = (0..n * n)
+                    .map(|i| if i % (n + 1) == 0 { 1.0 } else { 0.0 })
+                    .collect();
+                let res = solve_residual(&am, &inv.x[si], &eye, n, n, n, true);
+                assert!(
+                    res <= 40.0 * n as f64 * EPS,
+                    "inverse n={n} upper={upper}: {res:e}"
+                );
+            }
+        }
+        let _ = &a;
+    }
+}
+
+/// A batch of small matrices is one launch, and each result equals the unbatched one bitwise.
+pub fn batched_small(client: &Client) {
+    let def = CholeskyParams::default();
+    let n = 32;
+    let batch = 300;
+    let kappas: Vec<f64> = (0..batch).map(|i| 10f64.powi((i % 7) as i32)).collect();
+    let (a, _) = spd_batch(n, &kappas, 4);
+    let out = potrf_host(client, &a, &[batch, n, n], false, &def).expect("batch");
+    check_factor(&a, &out.l, &out.info, batch, n, false, "batch of 300");
+    for b in [0usize, 137, 299] {
+        let one = potrf_host(client, &a[b * n * n..(b + 1) * n * n], &[n, n], false, &def).unwrap();
+        assert_eq!(
+            one.l,
+            out.l[b * n * n..(b + 1) * n * n],
+            "batch {b} differs from unbatched"
+        );
+    }
+}
+
+/// The GEMM on transposed and offset views, accumulate / overwrite / lower-only, ragged sizes.
+pub fn gemm_views(client: &Client) {
+    let g = GemmLaunch::new(&Hardware::of(client)).expect("gemm");
+    for &(m, k, n) in &[
+        (1usize, 1usize, 1usize),
+        (5, 3, 7),
+        (64, 64, 64),
+        (65, 17, 130),
+        (100, 1, 3),
+    ] {
+        let batch = 2;
+        let a = linalg_common::rng::uniform_vec(1, batch * m * k);
+        let bt = linalg_common::rng::uniform_vec(2, batch * n * k); // Bᵀ stored (n×k)
+        let c0 = linalg_common::rng::uniform_vec(3, batch * m * n);
+        for (accumulate, negate, lower_only) in [
+            (false, false, false),
+            (true, true, false),
+            (true, false, true),
+        ] {
+            let ha = client.create_from_slice(f32::as_bytes(&a));
+            let hb = client.create_from_slice(f32::as_bytes(&bt));
+            let hc = client.create_from_slice(f32::as_bytes(&c0));
+            let bv = View::contiguous(n, k).t();
+            g.launch(
+                client,
+                batch,
+                Operand::new(&ha, a.len(), View::contiguous(m, k)),
+                Operand::new(&hb, bt.len(), bv),
+                Operand::new(&hc, c0.len(), View::contiguous(m, n)),
+                GemmOp {
+                    accumulate,
+                    negate,
+                    lower_only,
+                },
+            );
+            let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
+            for bi in 0..batch {
+                for i in 0..m {
+                    for j in 0..n {
+                        let mut p = 0.0f64;
+                        for q in 0..k {
+                            p += a[bi * m * k + i * k + q] as f64
+                                * bt[bi * n * k + j * k + q] as f64;
+                        }
+                        let old = c0[bi * m * n + i * n + j] as f64;
+                        let want = if lower_only && j > i {
+                            old
+                        } else {
+                            let s = if negate { -p } else { p };
+                            if accumulate { old + s } else { s }
+                        };
+                        let got = c[bi * m * n + i * n + j] as f64;
+                        let tol = 4.0 * (k as f64 + 1.0) * f32_eps() * (1.0 + p.abs() + old.abs())
+                            + 2.0 * k as f64 * f32_eps();
+                        assert!(
+                            (got - want).abs() <= tol,
+                            "({m},{k},{n}) [{bi},{i},{j}] {got} vs {want}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+macro_rules! testgen {
+    ($name:ident, $device:expr) => {
+        mod $name {
+            use super::*;
+            fn client() -> Client {
+                let client = $device.client();
+                eprintln!("runtime {}: {:?}", stringify!($name), Hardware::of(&client));
+                client
+            }
+            #[test]
+            fn sizes_straddle_thresholds() {
+                super::sizes_straddle_thresholds(&client());
+            }
+            #[test]
+            fn large_matrix() {
+                super::large_matrix(&client());
+            }
+            #[test]
+            fn conditioning() {
+                super::conditioning(&client());
+            }
+            #[test]
+            fn info_reports_first_failure() {
+                super::info_reports_first_failure(&client());
+            }
+            #[test]
+            fn nonfinite_and_errors() {
+                super::nonfinite_and_errors(&client());
+            }
+            #[test]
+            fn triangular_solves() {
+                super::triangular_solves(&client());
+            }
+            #[test]
+            fn strided_views() {
+                super::strided_views(&client());
+            }
+            #[test]
+            fn cholesky_solve_and_inverse() {
+                super::cholesky_solve_and_inverse(&client());
+            }
+            #[test]
+            fn batched_small() {
+                super::batched_small(&client());
+            }
+            #[test]
+            fn gemm_views() {
+                super::gemm_views(&client());
+            }
+        }
+    };
+}
+
+#[cfg(feature = "cpu")]
+testgen!(cpu, cubecl::Device::cpu().expect("cpu runtime"));
+#[cfg(feature = "cuda")]
+testgen!(cuda, cubecl::Device::cuda(0).expect("cuda device"));
+#[cfg(feature = "wgpu")]
+testgen!(
+    wgpu,
+    cubecl::Device::wgpu(Default::default()).expect("a wgpu adapter")
+);

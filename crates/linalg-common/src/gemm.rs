@@ -1,0 +1,402 @@
+//! True-f32 GEMM on strided views, batched: C ← β·C ± A·B.
+//!
+//! Every operand is a [`View`]: element (b, i, j) of a view lives at
+//! `offset + b·batch_stride + i·row_stride + j·col_stride` of its buffer, so a transpose is a
+//! stride swap and a sub-block is an offset — the recursive factorizations pass blocks of one
+//! working buffer without copies. β ∈ {0, 1} and the sign are comptime; with `lower_only` only
+//! the elements on and below C's diagonal (j ≤ i in C's coordinates) are written (SYRK).
+//!
+//! Why not cubek-matmul: its f32 path runs on TF32 tensor cores (2.6e-4 relative error,
+//! DESIGN.md § Dependencies), it writes C = A·B (no accumulate into a strided block of a larger
+//! matrix), and it needs contiguous-in-one-dimension operands. Here every multiply-add is f32.
+//!
+//! Tiling: a cube computes a `tile_m × tile_n` block of C; its units form a `units_y × units_x`
+//! grid and each owns the (strided) `tm × tn` elements at rows `uy + r·units_y`, columns
+//! `ux + s·units_x`, so shared-memory reads are broadcasts (A) or consecutive (B), and stores of
+//! neighbouring units are neighbouring columns. K advances `tile_k` at a time through shared
+//! memory. Ragged edges load zeros and store nothing.
+use crate::launch::Hardware;
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+
+/// A strided matrix view into a buffer (units: f32 elements).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    pub offset: usize,
+    pub rows: usize,
+    pub cols: usize,
+    pub row_stride: usize,
+    pub col_stride: usize,
+    pub batch_stride: usize,
+}
+
+impl View {
+    /// The contiguous row-major `[batch, rows, cols]` layout.
+    pub fn contiguous(rows: usize, cols: usize) -> Self {
+        Self {
+            offset: 0,
+            rows,
+            cols,
+            row_stride: cols,
+            col_stride: 1,
+            batch_stride: rows * cols,
+        }
+    }
+
+    /// The transpose (no data moves).
+    pub fn t(self) -> Self {
+        Self {
+            rows: self.cols,
+            cols: self.rows,
+            row_stride: self.col_stride,
+            col_stride: self.row_stride,
+            ..self
+        }
+    }
+
+    /// The `rows × cols` block starting at (r0, c0).
+    pub fn block(self, r0: usize, c0: usize, rows: usize, cols: usize) -> Self {
+        debug_assert!(r0 + rows <= self.rows && c0 + cols <= self.cols);
+        Self {
+            offset: self.offset + r0 * self.row_stride + c0 * self.col_stride,
+            rows,
+            cols,
+            ..self
+        }
+    }
+
+    /// One past the largest element index the view touches over `batch` matrices.
+    pub fn extent(&self, batch: usize) -> usize {
+        if self.rows == 0 || self.cols == 0 || batch == 0 {
+            return self.offset;
+        }
+        self.offset
+            + (batch - 1) * self.batch_stride
+            + (self.rows - 1) * self.row_stride
+            + (self.cols - 1) * self.col_stride
+            + 1
+    }
+}
+
+/// A view together with its buffer and the buffer's length in f32 elements.
+#[derive(Clone, Copy, Debug)]
+pub struct Operand<'a> {
+    pub handle: &'a Handle,
+    pub len: usize,
+    pub view: View,
+}
+
+impl<'a> Operand<'a> {
+    pub fn new(handle: &'a Handle, len: usize, view: View) -> Self {
+        Self { handle, len, view }
+    }
+
+    pub fn with_view(self, view: View) -> Self {
+        Self { view, ..self }
+    }
+}
+
+/// Tile shape of the kernel (comptime).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GemmConfig {
+    pub units_x: usize,
+    pub units_y: usize,
+    /// Elements of C per unit along rows (tm) and columns (tn).
+    pub tm: usize,
+    pub tn: usize,
+    pub tile_k: usize,
+    pub unroll: bool,
+}
+
+impl GemmConfig {
+    pub fn tile_m(&self) -> usize {
+        self.units_y * self.tm
+    }
+    pub fn tile_n(&self) -> usize {
+        self.units_x * self.tn
+    }
+    pub fn units(&self) -> usize {
+        self.units_x * self.units_y
+    }
+    pub fn shared_bytes(&self) -> usize {
+        4 * self.tile_k * (self.tile_m() + self.tile_n())
+    }
+}
+
+/// What one GEMM launch does besides C ± A·B (comptime).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GemmOp {
+    /// C ← C ± A·B (true) or C ← ±A·B (false: C is not read).
+    pub accumulate: bool,
+    /// Subtract A·B instead of adding it.
+    pub negate: bool,
+    /// Write only elements with column ≤ row (the lower triangle of a diagonal block).
+    pub lower_only: bool,
+}
+
+/// GEMM launches checked against the device once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmLaunch {
+    pub cfg: GemmConfig,
+    max_cube_count: (u32, u32, u32),
+}
+
+impl GemmLaunch {
+    /// The recommended tiling for this device, or `None` if it cannot run any.
+    pub fn new(hw: &Hardware) -> Option<Self> {
+        let cfg = if hw.max_units_per_cube >= 256 {
+            GemmConfig {
+                units_x: 16,
+                units_y: 16,
+                tm: 4,
+                tn: 4,
+                tile_k: 16,
+                unroll: true,
+            }
+        } else {
+            // CPU runtime (a few units per cube): small tiles, loops not unrolled.
+            let ux = hw.max_units_per_cube.clamp(1, 2);
+            GemmConfig {
+                units_x: ux,
+                units_y: 1,
+                tm: 8,
+                tn: 8 / ux,
+                tile_k: 8,
+                unroll: false,
+            }
+        };
+        Self::with_config(hw, cfg)
+    }
+
+    /// A given tiling, if the device can run it.
+    pub fn with_config(hw: &Hardware, cfg: GemmConfig) -> Option<Self> {
+        let ok = cfg.units() >= 1
+            && cfg.units() <= hw.max_units_per_cube
+            && cfg.tm >= 1
+            && cfg.tn >= 1
+            && cfg.tile_k >= 1
+            && cfg.shared_bytes() <= hw.max_shared_bytes;
+        ok.then_some(Self {
+            cfg,
+            max_cube_count: hw.max_cube_count,
+        })
+    }
+
+    /// Whether a launch over an m×n result of `batch` matrices fits the grid limits.
+    pub fn fits(&self, m: usize, n: usize, batch: usize) -> bool {
+        let tiles = m.div_ceil(self.cfg.tile_m()) * n.div_ceil(self.cfg.tile_n());
+        let (_, by, bz) = batch_grid(batch, self.max_cube_count);
+        tiles <= self.max_cube_count.0 as usize
+            && by * bz >= batch
+            && bz <= self.max_cube_count.2 as usize
+    }
+
+    /// C ← β·C ± A·B over `batch` matrices (shapes: A m×k, B k×n, C m×n).
+    ///
+    /// The caller guarantees the views lie inside their buffers (checked in debug builds),
+    /// that C does not overlap A or B, and that the grid fits ([`GemmLaunch::fits`]).
+    pub fn launch(
+        &self,
+        client: &cubecl::client::Client,
+        batch: usize,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+        op: GemmOp,
+    ) {
+        let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
+        debug_assert_eq!(b.view.rows, k);
+        debug_assert_eq!((c.view.rows, c.view.cols), (m, n));
+        if m == 0 || n == 0 || batch == 0 {
+            return;
+        }
+        if k == 0 && op.accumulate {
+            return;
+        }
+        for o in [&a, &b, &c] {
+            debug_assert!(o.view.extent(batch) <= o.len, "{:?} past {}", o.view, o.len);
+        }
+        let cfg = self.cfg;
+        let tiles_n = n.div_ceil(cfg.tile_n());
+        let tiles = m.div_ceil(cfg.tile_m()) * tiles_n;
+        let (_, by, bz) = batch_grid(batch, self.max_cube_count);
+        let (va, vb, vc) = (a.view, b.view, c.view);
+        // SAFETY: every load is guarded by i < m, j < n, kk < k and every store by i < m,
+        // j < n, so accesses stay inside the views, which the caller keeps inside the buffers
+        // (debug-checked above); cubes with a batch index ≥ batch leave before any access.
+        // Each element of C is read and written by one unit only, and C overlaps neither A
+        // nor B (caller's contract), so there is no race. `sync_cube` is reached by all units
+        // (the only early exit is uniform per cube).
+        unsafe {
+            gemm_kernel::launch_unchecked::<f32>(
+                client,
+                CubeCount::Static(tiles as u32, by as u32, bz as u32),
+                CubeDim::new_1d(cfg.units() as u32),
+                BufferArg::from_raw_parts(a.handle.clone(), a.len),
+                BufferArg::from_raw_parts(b.handle.clone(), b.len),
+                BufferArg::from_raw_parts(c.handle.clone(), c.len),
+                MatArgsLaunch::new(m, n, k, tiles_n, batch),
+                StridesLaunch::new(va.offset, va.row_stride, va.col_stride, va.batch_stride),
+                StridesLaunch::new(vb.offset, vb.row_stride, vb.col_stride, vb.batch_stride),
+                StridesLaunch::new(vc.offset, vc.row_stride, vc.col_stride, vc.batch_stride),
+                cfg,
+                op,
+            )
+        }
+    }
+}
+
+/// Batch spread over grid y and z.
+pub fn batch_grid(batch: usize, max: (u32, u32, u32)) -> (usize, usize, usize) {
+    let by = batch.clamp(1, max.1 as usize);
+    (0, by, batch.div_ceil(by))
+}
+
+/// Sizes of one launch.
+#[derive(CubeType, CubeLaunch, Clone, Copy)]
+pub struct MatArgs {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub tiles_n: usize,
+    pub batch: usize,
+}
+
+/// Offset and strides of one operand.
+#[derive(CubeType, CubeLaunch, Clone, Copy)]
+pub struct Strides {
+    pub offset: usize,
+    pub rs: usize,
+    pub cs: usize,
+    pub bs: usize,
+}
+
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
+fn gemm_kernel<F: Float>(
+    a: &[F],
+    b: &[F],
+    c: &mut [F],
+    dims: MatArgs,
+    sa: Strides,
+    sb: Strides,
+    sc: Strides,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] op: GemmOp,
+) {
+    let tm = comptime!(cfg.tm);
+    let tn = comptime!(cfg.tn);
+    let ux_n = comptime!(cfg.units_x);
+    let uy_n = comptime!(cfg.units_y);
+    let bk = comptime!(cfg.tile_k);
+    let big_m = comptime!(cfg.tile_m());
+    let big_n = comptime!(cfg.tile_n());
+    let units = comptime!(cfg.units());
+
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    let tile = CUBE_POS_X as usize;
+    let row0 = (tile / dims.tiles_n) * big_m;
+    let col0 = (tile % dims.tiles_n) * big_n;
+    if bidx >= dims.batch {
+        terminate!();
+    }
+    if comptime!(op.lower_only) {
+        // The whole tile lies above the diagonal: nothing to write.
+        if col0 > row0 + big_m - 1 {
+            terminate!();
+        }
+    }
+    let unit = UNIT_POS as usize;
+    let ux = unit % ux_n;
+    let uy = unit / ux_n;
+    let a_base = sa.offset + bidx * sa.bs;
+    let b_base = sb.offset + bidx * sb.bs;
+    let c_base = sc.offset + bidx * sc.bs;
+
+    let mut sh_a = Shared::<[F]>::new_slice(comptime!(bk * big_m));
+    let mut sh_b = Shared::<[F]>::new_slice(comptime!(bk * big_n));
+    let mut acc = Array::<F>::new(comptime!(tm * tn));
+    let mut ra = Array::<F>::new(tm);
+    let mut rb = Array::<F>::new(tn);
+    #[unroll(cfg.unroll)]
+    for e in 0..comptime!(tm * tn) {
+        acc[e] = F::new(0.0);
+    }
+
+    let mut k0 = 0usize;
+    while k0 < dims.k {
+        // A tile: index → (kk fastest, then row): coalesced when A is row-major.
+        let mut idx = unit;
+        while idx < comptime!(bk * big_m) {
+            let kk = idx % bk;
+            let i = idx / bk;
+            let gi = row0 + i;
+            let gk = k0 + kk;
+            let mut v = F::new(0.0);
+            if gi < dims.m && gk < dims.k {
+                v = a[a_base + gi * sa.rs + gk * sa.cs];
+            }
+            sh_a[kk * big_m + i] = v;
+            idx += units;
+        }
+        // B tile: index → (column fastest, then kk): coalesced when B is row-major.
+        let mut idx = unit;
+        while idx < comptime!(bk * big_n) {
+            let j = idx % big_n;
+            let kk = idx / big_n;
+            let gj = col0 + j;
+            let gk = k0 + kk;
+            let mut v = F::new(0.0);
+            if gj < dims.n && gk < dims.k {
+                v = b[b_base + gk * sb.rs + gj * sb.cs];
+            }
+            sh_b[kk * big_n + j] = v;
+            idx += units;
+        }
+        sync_cube();
+        #[unroll(cfg.unroll)]
+        for kk in 0..bk {
+            #[unroll(cfg.unroll)]
+            for r in 0..tm {
+                ra[r] = sh_a[kk * big_m + uy + r * uy_n];
+            }
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                rb[s] = sh_b[kk * big_n + ux + s * ux_n];
+            }
+            #[unroll(cfg.unroll)]
+            for r in 0..tm {
+                #[unroll(cfg.unroll)]
+                for s in 0..tn {
+                    acc[r * tn + s] = fma(ra[r], rb[s], acc[r * tn + s]);
+                }
+            }
+        }
+        sync_cube();
+        k0 += bk;
+    }
+
+    #[unroll(cfg.unroll)]
+    for r in 0..tm {
+        let gi = row0 + uy + r * uy_n;
+        #[unroll(cfg.unroll)]
+        for s in 0..tn {
+            let gj = col0 + ux + s * ux_n;
+            let mut write = gi < dims.m && gj < dims.n;
+            if comptime!(op.lower_only) {
+                write = write && gj <= gi;
+            }
+            if write {
+                let at = c_base + gi * sc.rs + gj * sc.cs;
+                let mut v = acc[r * tn + s];
+                if comptime!(op.negate) {
+                    v = -v;
+                }
+                if comptime!(op.accumulate) {
+                    v += c[at];
+                }
+                c[at] = v;
+            }
+        }
+    }
+}
