@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the CUDA binaries here (no GPU needed), strip and xz them into .gpu/ (git-ignored) for
+# Build the CUDA binaries here (test suites and bench; WITH_EXAMPLE=1 adds the tsqr example) (no GPU needed), strip and xz them into .gpu/ (git-ignored) for
 # the device tool: run there with `carry: [".gpu"]` and `bash scripts/gpu-run.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,16 +7,22 @@ source scripts/offline-llvm.sh
 T=target-cuda
 FEAT=(--release --no-default-features --features cuda --target-dir "$T")
 cargo build "${FEAT[@]}" --example tsqr --example bench
-test_bin=$(cargo test "${FEAT[@]}" -p qr-kernels --no-run --message-format=json 2>/dev/null \
-  | python3 -c 'import sys,json
+# The kernel crates' test binaries (built with --workspace: the same feature unification as
+# the examples, so the dependencies are not rebuilt).
+tests_json=$(cargo test "${FEAT[@]}" --workspace --no-run --message-format=json 2>/dev/null)
+test_bin() {
+  python3 -c 'import sys,json
 for l in sys.stdin:
     try: m=json.loads(l)
     except Exception: continue
-    if m.get("reason")=="compiler-artifact" and m.get("profile",{}).get("test") and m.get("executable"): print(m["executable"])' | grep '/tsqr-' | tail -n1)
+    if m.get("reason")=="compiler-artifact" and m.get("profile",{}).get("test") and m.get("executable"): print(m["executable"])' <<<"$tests_json" | grep "/$1-" | tail -n1
+}
 mkdir -p .gpu
 pack() { strip -o ".gpu/$2" "$1" && xz -T2 -9 -f ".gpu/$2" && ls -la ".gpu/$2.xz"; }
-pack "$test_bin" qr_tests
-pack "$T/release/examples/tsqr" tsqr
+pack "$(test_bin tsqr)" qr_tests
+pack "$(test_bin cholesky)" chol_tests
+# The carry limit is 64 MiB and each binary is ~16.5 MB compressed: the example only on request.
+if [ "${WITH_EXAMPLE:-0}" = 1 ]; then pack "$T/release/examples/tsqr" tsqr; else rm -f .gpu/tsqr.xz; fi
 pack "$T/release/examples/bench" bench
 cp scripts/torch_anchor.py .gpu/
 du -sh .gpu

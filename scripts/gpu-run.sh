@@ -6,14 +6,17 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 what=${1:-all}; shift || true
-for b in qr_tests tsqr bench; do
+for b in qr_tests chol_tests tsqr bench; do
   [ -f ".gpu/$b.xz" ] && xz -dc ".gpu/$b.xz" > "/tmp/$b" && chmod +x "/tmp/$b"
 done
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$OUT/gpu.txt"
 rc=0
 if [ "$what" = all ] || [ "$what" = tests ]; then
   echo "== CUDA test suite"
-  /tmp/qr_tests --test-threads=1 2>&1 | tee "$OUT/tests.log" | grep -E "^test |test result|panicked|runtime cuda" ; rc=$((rc | PIPESTATUS[0]))
+  for t in qr_tests chol_tests; do
+    [ -x "/tmp/$t" ] || continue
+    /tmp/$t --test-threads=1 2>&1 | tee "$OUT/$t.log" | grep -E "^test |test result|panicked|runtime cuda" ; rc=$((rc | PIPESTATUS[0]))
+  done
 fi
 if [ "$what" = all ] || [ "$what" = example ]; then
   echo "== example tsqr (default device)"

@@ -56,8 +56,39 @@ def time_op(fn, samples, target_s=0.05):
         ts.append(s.elapsed_time(e) / calls)
     return statistics.median(ts)
 
+def spd_dominant(seed, b, n):
+    """As linalg_common::matgen::spd_dominant: u[min(i,j)][max(i,j)] off the diagonal, n on it."""
+    u = uniform_pm1(seed, b * n * n).reshape(b, n, n)
+    up = torch.triu(u, 1)
+    a = up + up.mT
+    a.diagonal(dim1=-2, dim2=-1).fill_(float(n))
+    return a
+
+def inputs(rec):
+    op, b, m, n = rec["op"], rec["batch"], rec["m"], rec["n"]
+    if op == "tsqr":
+        return uniform_pm1(rec["seed"], b * m * n).reshape(b, m, n)
+    if op == "gemm":
+        return uniform_pm1(rec["seed"], n * n).reshape(n, n)
+    return spd_dominant(rec["seed"], b, n)
+
 def anchors(rec, a):
     op, mode = rec["op"], rec["mode"]
+    b, n, k = rec["batch"], rec["n"], rec.get("rhs", 0)
+    if op in ("potrf", "cholesky_solve", "solve_triangular") and b == 1:
+        a = a[0]  # the unbatched cuSOLVER path
+    if op == "potrf":
+        return {"torch.linalg.cholesky_ex": lambda: torch.linalg.cholesky_ex(a)}
+    if op in ("cholesky_solve", "solve_triangular"):
+        l = torch.linalg.cholesky(a)
+        rhs = uniform_pm1(rec["seed"] + 1, b * n * k).reshape(b, n, k)
+        if b == 1:
+            rhs = rhs[0]
+        if op == "cholesky_solve":
+            return {"torch.cholesky_solve": lambda: torch.cholesky_solve(rhs, l)}
+        return {"torch.linalg.solve_triangular": lambda: torch.linalg.solve_triangular(l, rhs, upper=False)}
+    if op == "gemm":
+        return {"torch.mm (fp32, TF32 off)": lambda: a @ a.T}
     if op == "tsqr":
         if mode == "reduced":
             return {"torch.linalg.qr": lambda: torch.linalg.qr(a, mode="reduced"), "torch.geqrf": lambda: torch.geqrf(a)}
@@ -75,8 +106,7 @@ def main():
     rows = []
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}", file=sys.stderr)
     for rec in recs:
-        b, m, n = rec["batch"], rec["m"], rec["n"]
-        a = uniform_pm1(rec["seed"], b * m * n).reshape(b, m, n)
+        a = inputs(rec)
         cs = a.double().sum().item()
         same = abs(cs - rec["checksum"]) <= 1e-9 * max(1.0, abs(rec["checksum"])) + 1e-6
         if not same:
@@ -87,10 +117,10 @@ def main():
             rows.append({**rec, "anchor": name, "anchor_ms": t, "ratio": t / rec["ours_ms"], "same_input": same})
         del a
         torch.cuda.empty_cache()
-    print(f"{'case':<32} {'ours ms':>9} {'anchor':<20} {'anchor ms':>10} {'anchor/ours':>11} {'GB/s':>7} {'orth':>9} {'resid':>9}")
+    print(f"{'case':<34} {'ours ms':>9} {'anchor':<30} {'anchor ms':>10} {'anchor/ours':>11} {'GB/s':>7} {'orth':>9} {'resid':>9}")
     for r in rows:
         f = lambda x: "-" if x is None else f"{x:.1e}"
-        print(f"{r['name']:<32} {r['ours_ms']:>9.4f} {r['anchor']:<20} {r['anchor_ms']:>10.4f} {r['ratio']:>11.2f} {r['gbps']:>7.0f} {f(r['orth']):>9} {f(r['resid']):>9}")
+        print(f"{r['name']:<34} {r['ours_ms']:>9.4f} {r['anchor']:<30} {r['anchor_ms']:>10.4f} {r['ratio']:>11.2f} {r['gbps']:>7.0f} {f(r['orth']):>9} {f(r['resid']):>9}")
     if args.out:
         json.dump(rows, open(args.out, "w"), indent=1)
 

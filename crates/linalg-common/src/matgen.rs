@@ -130,3 +130,20 @@ pub fn spd_from_factor(n: usize, kappa: f64, seed: u64) -> (Vec<f32>, Vec<f32>) 
     }
     (a, l.into_iter().map(|x| x as f32).collect())
 }
+
+/// `batch` symmetric, diagonally dominant (hence SPD, κ below about 3) n×n matrices drawn from
+/// `uniform_vec(seed, batch·n·n)` = u: A[b][i][j] = u[b][min(i,j)][max(i,j)] off the diagonal,
+/// A[b][i][i] = n. `scripts/torch_anchor.py` rebuilds the same matrices on the GPU.
+pub fn spd_dominant(seed: u64, batch: usize, n: usize) -> Vec<f32> {
+    let mut a = crate::rng::uniform_vec(seed, batch * n * n);
+    for b in 0..batch {
+        let m = &mut a[b * n * n..(b + 1) * n * n];
+        for i in 0..n {
+            m[i * n + i] = n as f32;
+            for j in 0..i {
+                m[i * n + j] = m[j * n + i];
+            }
+        }
+    }
+    a
+}

@@ -10,6 +10,9 @@ use linalg_common::rng::uniform_vec;
 use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
 use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
+
+mod chol;
+use chol::{Bench, cholesky_benches};
 use serde::Serialize;
 
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
@@ -84,6 +87,8 @@ struct Record {
     ours_wall_ms: f64,
     launches: usize,
     rows_per_block: usize,
+    /// Right-hand sides (solves), else 0.
+    rhs: usize,
     gbps: f64,
     gflops: f64,
     orth: Option<f64>,
@@ -204,6 +209,7 @@ fn main() {
                 nlev
             },
             rows_per_block: launch.rows_per_block(),
+            rhs: 0,
             gbps: bytes / t / 1e9,
             gflops: flops / t / 1e9,
             orth,
@@ -224,6 +230,14 @@ fn main() {
         );
         records.push(rec);
     }
+    let ctx = Bench {
+        client: &client,
+        kind: &kind,
+        filter: &filter,
+        samples,
+        check_max,
+    };
+    records.extend(cholesky_benches(&ctx, args.flag("quick")));
     if let Some(path) = args.get("json") {
         std::fs::write(path, serde_json::to_string_pretty(&records).unwrap()).expect("write json");
         eprintln!("wrote {path}");

@@ -1,0 +1,252 @@
+//! Cholesky, solve and GEMM cases of the benchmark (same JSON records as TSQR).
+use super::Record;
+use cholesky_kernels::{
+    CholeskyOutput, CholeskyParams, MatrixRef, cholesky_solve, potrf, solve_triangular,
+};
+use cubecl::client::Client;
+use cubecl::prelude::*;
+use linalg_common::gemm::{GemmLaunch, GemmOp, Operand, View};
+use linalg_common::matgen::spd_dominant;
+use linalg_common::reference::{cholesky_bound, cholesky_residual, cholesky_residual_columns};
+use linalg_common::rng::uniform_vec;
+use qrchol::timing::measure;
+
+pub struct Bench<'a> {
+    pub client: &'a Client,
+    pub kind: &'a str,
+    pub filter: &'a str,
+    pub samples: usize,
+    pub check_max: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Potrf,
+    CholeskySolve,
+    SolveTriangular,
+    Gemm,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Potrf => "potrf",
+            Op::CholeskySolve => "cholesky_solve",
+            Op::SolveTriangular => "solve_triangular",
+            Op::Gemm => "gemm",
+        }
+    }
+}
+
+fn cases(quick: bool) -> Vec<(Op, usize, usize, usize)> {
+    use Op::*;
+    let mut v = vec![
+        (Potrf, 1, 1024, 0),
+        (Potrf, 1, 4096, 0),
+        (Potrf, 1024, 64, 0),
+        (Potrf, 256, 256, 0),
+        (CholeskySolve, 1, 4096, 128),
+        (SolveTriangular, 1, 4096, 128),
+        (Gemm, 1, 4096, 4096),
+    ];
+    if !quick {
+        v.extend([
+            (Potrf, 1, 2048, 0),
+            (Potrf, 1, 8192, 0),
+            (Potrf, 1, 16384, 0),
+            (Potrf, 4096, 32, 0),
+            (Potrf, 64, 1024, 0),
+            (CholeskySolve, 1, 4096, 1),
+            (CholeskySolve, 1024, 64, 128),
+            (SolveTriangular, 1024, 64, 128),
+            (CholeskySolve, 1, 16384, 128),
+        ]);
+    }
+    v
+}
+
+fn factor(client: &Client, h: &cubecl::server::Handle, batch: usize, n: usize) -> CholeskyOutput {
+    let a = MatrixRef {
+        handle: h,
+        batch,
+        view: View::contiguous(n, n),
+    };
+    potrf(client, a, false, &CholeskyParams::default()).expect("potrf")
+}
+
+/// Residual of the first right-hand side, ‖A·x − b‖₁ / (‖A‖₁‖x‖₁ + ‖b‖₁), of matrix 0, where
+/// `x` solves A (`chol`) or L (the lower triangle of `a`, read as the factor).
+fn rhs_residual(a: &[f32], x: &[f32], b: &[f32], n: usize, k: usize, tri: bool) -> f64 {
+    let mut d = 0.0f64;
+    let mut na = 0.0f64;
+    let mut nx = 0.0f64;
+    let mut nb = 0.0f64;
+    for i in 0..n {
+        let mut s = 0.0f64;
+        for j in 0..n {
+            if tri && j > i {
+                break;
+            }
+            s += a[i * n + j] as f64 * x[j * k] as f64;
+        }
+        d += (s - b[i * k] as f64).abs();
+        nx += (x[i * k] as f64).abs();
+        nb += (b[i * k] as f64).abs();
+    }
+    for j in 0..n {
+        let c: f64 = (0..n)
+            .filter(|i| !tri || *i >= j)
+            .map(|i| (a[i * n + j] as f64).abs())
+            .sum();
+        na = na.max(c);
+    }
+    d / (na * nx + nb)
+}
+
+pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
+    let client = ctx.client;
+    let mut out = Vec::new();
+    for (i, (op, batch, n, k)) in cases(quick).into_iter().enumerate() {
+        let name = match op {
+            Op::Potrf => format!("potrf {batch}x{n}"),
+            Op::Gemm => format!("gemm {n}x{n}x{n}"),
+            _ => format!("{} {batch}x{n} rhs {k}", op.name()),
+        };
+        if !name.contains(ctx.filter) {
+            continue;
+        }
+        let seed = 5000 + i as u64;
+        let a = match op {
+            Op::Gemm => uniform_vec(seed, n * n),
+            _ => spd_dominant(seed, batch, n),
+        };
+        let checksum: f64 = a.iter().map(|&x| x as f64).sum();
+        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let elems = batch * n * n;
+        let (nf, kf, bf) = (n as f64, k as f64, batch as f64);
+        let mut resid = None;
+        let (timed, flops, bytes): (Box<dyn FnMut()>, f64, f64) = match op {
+            Op::Potrf => {
+                let first = factor(client, &ha, batch, n).read(client).expect("read");
+                assert!(first.info.iter().all(|&x| x == 0), "{name}: info");
+                let l = &first.l;
+                resid = Some(if n * n * n <= ctx.check_max * 64 {
+                    let mut w = 0.0f64;
+                    for b in [0, batch - 1] {
+                        let s = b * n * n..(b + 1) * n * n;
+                        w = w.max(cholesky_residual(&a[s.clone()], &l[s], n, false).0);
+                    }
+                    w
+                } else {
+                    let cols: Vec<usize> = (0..16).map(|c| (c * 7919) % n).chain([n - 1]).collect();
+                    cholesky_residual_columns(&a[..n * n], &l[..n * n], n, &cols)
+                });
+                let h = ha.clone();
+                (
+                    Box::new(move || {
+                        let _ = factor(client, &h, batch, n);
+                    }),
+                    bf * nf * nf * nf / 3.0,
+                    2.0 * bf * nf * nf * 4.0,
+                )
+            }
+            Op::CholeskySolve | Op::SolveTriangular => {
+                let l = factor(client, &ha, batch, n);
+                let bvec = uniform_vec(seed + 1, batch * n * k);
+                let hb = client.create_from_slice(f32::as_bytes(&bvec));
+                let lh = l.l.clone();
+                let tri = matches!(op, Op::SolveTriangular);
+                let run = move |client: &Client| {
+                    let lm = MatrixRef {
+                        handle: &lh,
+                        batch,
+                        view: View::contiguous(n, n),
+                    };
+                    let bm = MatrixRef {
+                        handle: &hb,
+                        batch,
+                        view: View::contiguous(n, k),
+                    };
+                    let p = CholeskyParams::default();
+                    if tri {
+                        solve_triangular(client, lm, bm, false, true, false, &p)
+                    } else {
+                        cholesky_solve(client, bm, lm, false, &p)
+                    }
+                    .expect("solve")
+                };
+                let x = run(client).read(client).expect("read");
+                let lhost = f32::from_bytes(&client.read_one(l.l.clone()).unwrap()).to_vec();
+                let m = if tri { &lhost } else { &a };
+                resid = Some(rhs_residual(&m[..n * n], &x.x[..n * k], &bvec[..n * k], n, k, tri));
+                let f = if tri { 1.0 } else { 2.0 };
+                (
+                    Box::new(move || {
+                        let _ = run(client);
+                    }),
+                    f * bf * nf * nf * kf,
+                    bf * (nf * nf + 2.0 * nf * kf) * 4.0,
+                )
+            }
+            Op::Gemm => {
+                let g = GemmLaunch::new(&linalg_common::launch::Hardware::of(client)).unwrap();
+                let hc = client.empty(n * n * 4);
+                let h = ha.clone();
+                (
+                    Box::new(move || {
+                        let v = View::contiguous(n, n);
+                        let o = Operand::new(&h, n * n, v);
+                        let op = GemmOp {
+                            accumulate: false,
+                            negate: false,
+                            lower_only: false,
+                        };
+                        g.launch(client, 1, o, o.with_view(v.t()), Operand::new(&hc, n * n, v), op);
+                    }),
+                    2.0 * nf * nf * nf,
+                    3.0 * nf * nf * 4.0,
+                )
+            }
+        };
+        let mut timed = timed;
+        let (dev_t, wall_t) = measure(client, ctx.samples, 0.05, &mut timed);
+        let t = dev_t.unwrap_or(wall_t);
+        let passes = resid.map(|r| r <= cholesky_bound(n) * if k > 0 { 2.0 } else { 1.0 });
+        let rec = Record {
+            name: name.clone(),
+            op: op.name().into(),
+            mode: String::new(),
+            batch,
+            m: n,
+            n,
+            seed,
+            checksum,
+            device: ctx.kind.to_string(),
+            ours_ms: t * 1e3,
+            ours_wall_ms: wall_t * 1e3,
+            launches: 0,
+            rows_per_block: 0,
+            rhs: k,
+            gbps: bytes / t / 1e9,
+            gflops: flops / t / 1e9,
+            orth: None,
+            resid,
+            passes,
+        };
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2e}"));
+        println!(
+            "{:<34} {:>10.4} {:>10.4} {:>9.1} {:>9.1} {:>10} {:>10}{}",
+            name,
+            rec.ours_ms,
+            rec.ours_wall_ms,
+            rec.gbps,
+            rec.gflops,
+            "-",
+            f(resid),
+            if passes == Some(false) { "  FAIL" } else { "" }
+        );
+        let _ = elems;
+        out.push(rec);
+    }
+    out
+}
