@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the CUDA binaries here (test suites and bench; WITH_EXAMPLE=1 adds the tsqr example) (no GPU needed), strip and xz them into .gpu/ (git-ignored) for
-# the device tool: run there with `carry: [".gpu"]` and `bash scripts/gpu-run.sh`.
+# Build the CUDA binaries here (no GPU needed): the test suites and the bench (WITH_EXAMPLE=1
+# adds the tsqr example); strip and xz them into .gpu/ (git-ignored) for the device tool: run there with `carry: [".gpu"]` and `bash scripts/gpu-run.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/offline-llvm.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (device tool, `carry: [".gpu"]`): unpack, CUDA test suite, the main
 # example, the benchmark and the cuSOLVER anchor on the same inputs. Logs under $OUT.
-# Usage: bash scripts/gpu-run.sh [tests|example|bench|sweep|all] [bench args...]
+# Usage: bash scripts/gpu-run.sh [tests|example|bench|sweep|gemm-sweep|all] [bench args...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -27,6 +27,10 @@ if [ "$what" = all ] || [ "$what" = bench ]; then
   /tmp/bench --json "$OUT/ours.json" "$@" 2>&1 | tee "$OUT/bench.log"; rc=$((rc | PIPESTATUS[0]))
   echo "== cuSOLVER anchor (PyTorch), same inputs"
   PYTHONUNBUFFERED=1 python3 .gpu/torch_anchor.py "$OUT/ours.json" --out "$OUT/merged.json" 2>&1 | tee "$OUT/anchor.log"; rc=$((rc | PIPESTATUS[0]))
+fi
+if [ "$what" = gemm-sweep ]; then
+  echo "== GEMM tiling sweep"
+  /tmp/bench --gemm-sweep "$@" 2>&1 | tee "$OUT/gemm-sweep.log"; rc=$((rc | PIPESTATUS[0]))
 fi
 if [ "$what" = all ] || [ "$what" = sweep ]; then
   echo "== TSQR knob sweep"

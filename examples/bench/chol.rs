@@ -178,7 +178,14 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                 let x = run(client).read(client).expect("read");
                 let lhost = f32::from_bytes(&client.read_one(l.l.clone()).unwrap()).to_vec();
                 let m = if tri { &lhost } else { &a };
-                resid = Some(rhs_residual(&m[..n * n], &x.x[..n * k], &bvec[..n * k], n, k, tri));
+                resid = Some(rhs_residual(
+                    &m[..n * n],
+                    &x.x[..n * k],
+                    &bvec[..n * k],
+                    n,
+                    k,
+                    tri,
+                ));
                 let f = if tri { 1.0 } else { 2.0 };
                 (
                     Box::new(move || {
@@ -201,7 +208,14 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                             negate: false,
                             lower_only: false,
                         };
-                        g.launch(client, 1, o, o.with_view(v.t()), Operand::new(&hc, n * n, v), op);
+                        g.launch(
+                            client,
+                            1,
+                            o,
+                            o.with_view(v.t()),
+                            Operand::new(&hc, n * n, v),
+                            op,
+                        );
                     }),
                     2.0 * nf * nf * nf,
                     3.0 * nf * nf * 4.0,
@@ -249,4 +263,192 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         out.push(rec);
     }
     out
+}
+
+/// Time the GEMM (4096³, and C −= A·Aᵀ on a transposed view) and potrf 4096 over tilings.
+pub fn gemm_sweep(client: &Client, samples: usize) {
+    use linalg_common::gemm::GemmConfig;
+    let hw = linalg_common::launch::Hardware::of(client);
+    let n = 4096;
+    let a = uniform_vec(1, n * n);
+    let ha = client.create_from_slice(f32::as_bytes(&a));
+    let hc = client.empty(n * n * 4);
+    let spd = spd_dominant(2, 1, n);
+    let hs = client.create_from_slice(f32::as_bytes(&spd));
+    println!(
+        "{:<40} {:>12} {:>12} {:>12}",
+        "gemm config", "AB TFLOP/s", "ABt TFLOP/s", "potrf ms"
+    );
+    for &(ux, uy, tm, tn, tk) in &[
+        (16usize, 16usize, 4usize, 4usize, 16usize),
+        (16, 16, 4, 4, 8),
+        (16, 16, 8, 8, 8),
+        (16, 16, 8, 8, 16),
+        (16, 8, 8, 8, 8),
+        (8, 16, 8, 8, 8),
+        (32, 8, 4, 8, 8),
+        (16, 16, 8, 4, 16),
+    ] {
+        let cfg = GemmConfig {
+            units_x: ux,
+            units_y: uy,
+            tm,
+            tn,
+            tile_k: tk,
+            unroll: true,
+        };
+        let Some(g) = GemmLaunch::with_config(&hw, cfg) else {
+            println!("{cfg:?}: not supported");
+            continue;
+        };
+        let v = View::contiguous(n, n);
+        let op = GemmOp {
+            accumulate: false,
+            negate: false,
+            lower_only: false,
+        };
+        let mut rates = Vec::new();
+        for bt in [false, true] {
+            let bv = if bt { v.t() } else { v };
+            let (d, w) = measure(client, samples, 0.05, || {
+                g.launch(
+                    client,
+                    1,
+                    Operand::new(&ha, n * n, v),
+                    Operand::new(&ha, n * n, bv),
+                    Operand::new(&hc, n * n, v),
+                    op,
+                );
+            });
+            rates.push(2.0 * (n as f64).powi(3) / d.unwrap_or(w) / 1e12);
+        }
+        let params = CholeskyParams {
+            gemm: Some(cfg),
+            ..CholeskyParams::default()
+        };
+        let (d, w) = measure(client, samples.min(5), 0.05, || {
+            let m = MatrixRef {
+                handle: &hs,
+                batch: 1,
+                view: View::contiguous(n, n),
+            };
+            let _ = potrf(client, m, false, &params).expect("potrf");
+        });
+        println!(
+            "{:<40} {:>12.2} {:>12.2} {:>12.3}",
+            format!("{ux}x{uy} units, {tm}x{tn} per unit, k {tk}"),
+            rates[0],
+            rates[1],
+            d.unwrap_or(w) * 1e3
+        );
+    }
+}
+
+/// Host cost of one kernel launch: 2000 launches of a 1×1×1 GEMM between two synchronisations.
+pub fn launch_probe(client: &Client) {
+    let hw = linalg_common::launch::Hardware::of(client);
+    let g = GemmLaunch::new(&hw).expect("gemm");
+    let h = client.create_from_slice(f32::as_bytes(&[1.0f32; 4]));
+    let c = client.create_from_slice(f32::as_bytes(&[0.0f32; 4]));
+    let v = View::contiguous(1, 1);
+    let op = GemmOp {
+        accumulate: true,
+        negate: false,
+        lower_only: false,
+    };
+    let run = |count: usize| {
+        qrchol::timing::sync(client);
+        let t0 = std::time::Instant::now();
+        for _ in 0..count {
+            g.launch(
+                client,
+                1,
+                Operand::new(&h, 4, v),
+                Operand::new(&h, 4, v),
+                Operand::new(&c, 4, v),
+                op,
+            );
+        }
+        let host = t0.elapsed().as_secs_f64();
+        qrchol::timing::sync(client);
+        (
+            host / count as f64,
+            t0.elapsed().as_secs_f64() / count as f64,
+        )
+    };
+    run(100);
+    let (host, total) = run(2000);
+    println!(
+        "launch probe: {:.2} us host per launch, {:.2} us per launch until synced",
+        host * 1e6,
+        total * 1e6
+    );
+}
+
+/// Time potrf over the Cholesky knobs (leaf, SYRK split, GEMM tiling) on a few shapes.
+pub fn chol_sweep(client: &Client, samples: usize) {
+    use linalg_common::gemm::GemmConfig;
+    let shapes = [
+        (1usize, 1024usize),
+        (1, 4096),
+        (1, 8192),
+        (1024, 64),
+        (4096, 32),
+        (256, 256),
+        (64, 1024),
+    ];
+    let inputs: Vec<_> = shapes
+        .iter()
+        .map(|&(b, n)| client.create_from_slice(f32::as_bytes(&spd_dominant(3, b, n))))
+        .collect();
+    let big = GemmConfig {
+        units_x: 16,
+        units_y: 16,
+        tm: 8,
+        tn: 8,
+        tile_k: 16,
+        unroll: true,
+    };
+    print!("{:<34}", "leaf syrk gemm \\ ms");
+    for (b, n) in shapes {
+        print!(" {:>10}", format!("{b}x{n}"));
+    }
+    println!();
+    for leaf in [32usize, 64, 128] {
+        for syrk in [256usize, usize::MAX] {
+            for gemm in [None, Some(big)] {
+                let params = CholeskyParams {
+                    leaf: Some(leaf),
+                    syrk_leaf: Some(syrk),
+                    gemm,
+                };
+                let label = format!(
+                    "{leaf} {} {}",
+                    if syrk == usize::MAX {
+                        "one".to_string()
+                    } else {
+                        syrk.to_string()
+                    },
+                    if gemm.is_some() { "8x8k16" } else { "default" }
+                );
+                print!("{label:<34}");
+                for (&(b, n), h) in shapes.iter().zip(&inputs) {
+                    if leaf != 64 && n <= 64 && syrk != usize::MAX {
+                        print!(" {:>10}", "-");
+                        continue;
+                    }
+                    let m = MatrixRef {
+                        handle: h,
+                        batch: b,
+                        view: View::contiguous(n, n),
+                    };
+                    let (d, w) = measure(client, samples, 0.05, || {
+                        let _ = potrf(client, m, false, &params).expect("potrf");
+                    });
+                    print!(" {:>10.4}", d.unwrap_or(w) * 1e3);
+                }
+                println!();
+            }
+        }
+    }
 }

@@ -13,9 +13,13 @@ use qrchol::timing::measure;
 
 mod chol;
 use chol::{Bench, cholesky_benches};
+
 use serde::Serialize;
 
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
+      [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
+      [--launch-probe] (host cost of one launch)
+      [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
 
 fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {
@@ -135,6 +139,18 @@ fn main() {
     let check_max = args.num("check-max-elems", 40_000_000usize);
     let hw = linalg_common::launch::Hardware::of(&client);
     eprintln!("bench on {kind}: {hw:?}");
+    if args.flag("launch-probe") {
+        chol::launch_probe(&client);
+        return;
+    }
+    if args.flag("chol-sweep") {
+        chol::chol_sweep(&client, samples.min(5));
+        return;
+    }
+    if args.flag("gemm-sweep") {
+        chol::gemm_sweep(&client, samples.min(7));
+        return;
+    }
     if args.flag("sweep") {
         sweep(&args, &client, &hw);
         return;

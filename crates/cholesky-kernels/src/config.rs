@@ -5,86 +5,164 @@ use linalg_common::launch::Hardware;
 /// Tuning knobs. `None` takes the recommended value for the device ([`CholeskyLaunch::new`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CholeskyParams {
-    /// Largest diagonal block factored (and triangular block solved) by the fused shared-memory
-    /// kernels; the recursion splits anything larger. Default 64 (fits 32 KiB of shared memory;
-    /// a batch of matrices up to 64×64 is one launch).
+    /// Largest diagonal block factored (or inverted, for the solves) by the fused kernel; the
+    /// recursion splits anything larger. A multiple of 8, at most 128. Default 64 (fits 32 KiB
+    /// of shared memory; a batch of matrices up to 64×64 is one launch).
     pub leaf: Option<usize>,
     /// Largest diagonal block of a SYRK update done as one GEMM restricted to the lower
-    /// triangle (the recursion splits larger ones into two SYRKs and a GEMM). Default 256.
+    /// triangle (larger ones split into two SYRKs and a GEMM). Default: no split — one launch,
+    /// whose tiles above the diagonal exit at once (measured faster on the H200 than the
+    /// recursion, which only adds launches; see BENCHMARKS.md).
     pub syrk_leaf: Option<usize>,
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
 }
 
-/// Comptime shape of the potrf leaf kernel.
+/// Comptime shape of the diagonal-block kernel: nb×nb blocks on a gy×gx grid of units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LeafConfig {
     pub nb: usize,
-    pub units: usize,
+    pub gy: usize,
+    pub gx: usize,
+    pub unroll: bool,
 }
 
-/// Comptime shape of the triangular-solve leaf kernel.
+impl LeafConfig {
+    /// The grid for nb on this device: up to 16×16 units with 4×4 elements each (8×8 at
+    /// nb = 128) where cubes are large (GPUs), else the few units the runtime has (the CPU
+    /// runtime: 1×2).
+    pub fn new(hw: &Hardware, nb: usize) -> Option<Self> {
+        let cfg = if hw.max_units_per_cube >= 256 {
+            let g = (nb / 4).clamp(1, 16);
+            Self {
+                nb,
+                gy: g,
+                gx: g,
+                unroll: true,
+            }
+        } else {
+            Self {
+                nb,
+                gy: 1,
+                gx: hw.max_units_per_cube.clamp(1, 2),
+                unroll: false,
+            }
+        };
+        let ok = nb >= 1
+            && nb % cfg.gy == 0
+            && nb % cfg.gx == 0
+            && cfg.units() <= hw.max_units_per_cube
+            && 4 * (nb * (nb + 1) + 2 * nb) <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
+
+    pub fn units(&self) -> usize {
+        self.gy * self.gx
+    }
+}
+
+/// What the diagonal-block kernel does (comptime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TrsmLeafConfig {
-    pub nb: usize,
-    pub units: usize,
-    pub lower: bool,
+pub struct LeafStage {
+    /// Factor the block (else it is a triangle to invert).
+    pub factor: bool,
+    /// Write the inverse of the (factored or loaded) lower triangle.
+    pub invert: bool,
+    /// Invert with an implicit unit diagonal (invert-only).
     pub unit_diag: bool,
+    /// Flag non-finite values read.
+    pub check: bool,
 }
 
 /// Everything a launch needs, checked against the device once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CholeskyLaunch {
     pub leaf: LeafConfig,
-    /// Units of the triangular-solve leaf (one right-hand-side column each).
-    pub trsm_units: usize,
     pub syrk_leaf: usize,
     pub gemm: GemmLaunch,
-    pub(crate) max_units: usize,
-    pub(crate) max_count: (u32, u32, u32),
+    /// The GEMM that applies a diagonal block's inverse in place: one tile spans nb rows.
+    pub solve_gemm: GemmLaunch,
+    hw: Hardware,
 }
 
 impl CholeskyLaunch {
     /// The launch for this device, or `None` when the device cannot run these parameters
-    /// (shared memory, cube size, a leaf of 0).
+    /// (shared memory, cube size, a leaf that is not a multiple of 8 up to 128).
     pub fn new(hw: &Hardware, params: &CholeskyParams) -> Option<Self> {
         let nb = params.leaf.unwrap_or(64);
-        let units = hw.max_units_per_cube.clamp(1, 256);
+        if nb == 0 || nb % 8 != 0 || nb > 128 {
+            return None;
+        }
+        let leaf = LeafConfig::new(hw, nb)?;
         let gemm = match params.gemm {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
             None => GemmLaunch::new(hw)?,
         };
-        let syrk_leaf = params.syrk_leaf.unwrap_or(256);
-        let shared = 4 * nb * (nb + 1);
-        let ok = (1..=128).contains(&nb) && syrk_leaf >= 1 && shared <= hw.max_shared_bytes;
-        ok.then_some(Self {
-            leaf: LeafConfig { nb, units },
-            trsm_units: hw.max_units_per_cube.clamp(1, 64),
+        let solve_gemm = if gemm.cfg.tile_m() >= nb {
+            gemm
+        } else if hw.max_units_per_cube >= 256 {
+            let uy = nb.min(16);
+            GemmLaunch::with_config(
+                hw,
+                GemmConfig {
+                    units_x: 16,
+                    units_y: uy,
+                    tm: nb / uy,
+                    tn: 4,
+                    tile_k: 16,
+                    unroll: true,
+                },
+            )?
+        } else {
+            GemmLaunch::with_config(
+                hw,
+                GemmConfig {
+                    units_x: 1,
+                    units_y: 1,
+                    tm: nb,
+                    tn: 4,
+                    tile_k: 8,
+                    unroll: false,
+                },
+            )?
+        };
+        let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
+        (syrk_leaf >= 1).then_some(Self {
+            leaf,
             syrk_leaf,
             gemm,
-            max_units: hw.max_units_per_cube,
-            max_count: hw.max_cube_count,
+            solve_gemm,
+            hw: *hw,
         })
     }
 
-    pub(crate) fn trsm_cfg(&self, lower: bool, unit_diag: bool) -> TrsmLeafConfig {
-        TrsmLeafConfig {
-            nb: self.leaf.nb,
-            units: self.trsm_units,
-            lower,
-            unit_diag,
+    /// The leaf for a batch of matrices of order n ≤ nb: the smallest of 8, 16, 32, … ≥ n.
+    pub fn leaf_for(&self, n: usize) -> LeafConfig {
+        let mut nb = 8;
+        while nb < n && nb < self.leaf.nb {
+            nb *= 2;
         }
+        LeafConfig::new(&self.hw, nb.min(self.leaf.nb)).unwrap_or(self.leaf)
+    }
+
+    pub(crate) fn max_units(&self) -> usize {
+        self.hw.max_units_per_cube
+    }
+
+    pub(crate) fn max_count(&self) -> (u32, u32, u32) {
+        self.hw.max_cube_count
     }
 
     /// Whether every launch of an op on `batch` matrices of up to `rows × cols` elements
-    /// (and `cols` right-hand sides) fits the grid limits.
+    /// fits the grid limits.
     pub(crate) fn fits(&self, rows: usize, cols: usize, batch: usize) -> bool {
-        let (_, by, bz) = batch_grid(batch, self.max_count);
-        let x = self.max_count.0 as usize;
-        bz <= self.max_count.2 as usize
+        let max = self.hw.max_cube_count;
+        let (_, _, bz) = batch_grid(batch, max);
+        let x = max.0 as usize;
+        bz <= max.2 as usize
             && self.gemm.fits(rows, cols, batch)
-            && cols.div_ceil(self.trsm_units) <= x
-            && (rows * cols).div_ceil(256.min(self.max_units)) <= x
-            && by >= 1
+            && self.solve_gemm.fits(rows, cols, batch)
+            && rows.div_ceil(self.leaf.nb) <= x
+            && (rows * cols).div_ceil(256.min(self.hw.max_units_per_cube)) <= x
     }
 }

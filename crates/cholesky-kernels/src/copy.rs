@@ -1,5 +1,6 @@
 //! Elementwise stage shared by the ops: copy a (triangle of a) strided view into another view,
 //! flag non-finite values per matrix, or write identity matrices.
+use crate::Ctx;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{Strides, StridesLaunch, View, batch_grid};
@@ -22,17 +23,15 @@ pub(crate) struct CopyConfig {
 const UNITS: usize = 256;
 
 /// Run the copy over `batch` matrices of `src`'s shape (`dst` has the same shape).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn launch_copy(
-    client: &cubecl::client::Client,
-    max_units: usize,
-    max_count: (u32, u32, u32),
-    batch: usize,
+    ctx: &Ctx,
     src: (&Handle, usize, View),
     dst: (&Handle, usize, View),
     flags: &Handle,
     cfg: CopyConfig,
 ) {
+    let (client, batch) = (ctx.client, ctx.batch);
+    let (max_units, max_count) = (ctx.launch.max_units(), ctx.launch.max_count());
     let (rows, cols) = (dst.2.rows, dst.2.cols);
     let count = rows * cols;
     if count == 0 || batch == 0 {

@@ -29,7 +29,7 @@ mod solve;
 mod syrk;
 pub mod trsm;
 
-pub use config::{CholeskyLaunch, CholeskyParams, LeafConfig, TrsmLeafConfig};
+pub use config::{CholeskyLaunch, CholeskyParams, LeafConfig, LeafStage};
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;
 pub use potrf::{CholeskyOutput, HostCholesky, potrf, potrf_host};

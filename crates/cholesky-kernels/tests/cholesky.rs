@@ -246,6 +246,15 @@ pub fn nonfinite_and_errors(client: &Client) {
         potrf_host(client, &[1.0; 5], &[2, 2], false, &def),
         Err(CholeskyError::DataLength { needed: 4, got: 5 })
     ));
+    // A leaf that is not a multiple of 8 is refused, not run.
+    let odd = CholeskyParams {
+        leaf: Some(12),
+        ..CholeskyParams::default()
+    };
+    assert!(matches!(
+        potrf_host(client, &[4.0], &[1, 1], false, &odd),
+        Err(CholeskyError::Unsupported(_))
+    ));
     // Empty input gives empty output (torch returns empty factors).
     let e = potrf_host(client, &[], &[0, 5, 5], false, &def).expect("empty batch");
     assert!(e.l.is_empty() && e.info.is_empty());

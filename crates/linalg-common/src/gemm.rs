@@ -241,9 +241,24 @@ impl GemmLaunch {
                 StridesLaunch::new(vc.offset, vc.row_stride, vc.col_stride, vc.batch_stride),
                 cfg,
                 op,
+                Layout {
+                    a_col_major: col_major(&va),
+                    b_col_major: col_major(&vb),
+                },
             )
         }
     }
+}
+
+/// Which operands are stored column by column (comptime): the tile loads follow the layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    pub a_col_major: bool,
+    pub b_col_major: bool,
+}
+
+fn col_major(v: &View) -> bool {
+    v.row_stride == 1 && v.col_stride != 1
 }
 
 /// Batch spread over grid y and z.
@@ -283,6 +298,7 @@ fn gemm_kernel<F: Float>(
     sc: Strides,
     #[comptime] cfg: GemmConfig,
     #[comptime] op: GemmOp,
+    #[comptime] layout: Layout,
 ) {
     let tm = comptime!(cfg.tm);
     let tn = comptime!(cfg.tn);
@@ -323,37 +339,111 @@ fn gemm_kernel<F: Float>(
         acc[e] = F::new(0.0);
     }
 
+    // Software pipeline: the next K tile is loaded into registers while the current one is
+    // multiplied from shared memory, so global latency hides behind the FMAs.
+    let na = comptime!((bk * big_m).div_ceil(units));
+    let nbb = comptime!((bk * big_n).div_ceil(units));
+    let mut pa = Array::<F>::new(na);
+    let mut pb = Array::<F>::new(nbb);
+    // A window: big_m rows × bk columns at (row0, k0); B window: bk rows × big_n at (k0, col0).
+    load_window(
+        a,
+        a_base,
+        sa.rs,
+        sa.cs,
+        row0,
+        0,
+        dims.m,
+        dims.k,
+        &mut pa,
+        unit,
+        big_m,
+        bk,
+        units,
+        !layout.a_col_major,
+        cfg.unroll,
+    );
+    load_window(
+        b,
+        b_base,
+        sb.rs,
+        sb.cs,
+        0,
+        col0,
+        dims.k,
+        dims.n,
+        &mut pb,
+        unit,
+        bk,
+        big_n,
+        units,
+        !layout.b_col_major,
+        cfg.unroll,
+    );
+    store_window(
+        &pa,
+        &mut sh_a,
+        unit,
+        big_m,
+        bk,
+        units,
+        !layout.a_col_major,
+        true,
+        cfg.unroll,
+    );
+    store_window(
+        &pb,
+        &mut sh_b,
+        unit,
+        bk,
+        big_n,
+        units,
+        !layout.b_col_major,
+        false,
+        cfg.unroll,
+    );
+    sync_cube();
+
     let mut k0 = 0usize;
     while k0 < dims.k {
-        // A tile: index → (kk fastest, then row): coalesced when A is row-major.
-        let mut idx = unit;
-        while idx < comptime!(bk * big_m) {
-            let kk = idx % bk;
-            let i = idx / bk;
-            let gi = row0 + i;
-            let gk = k0 + kk;
-            let mut v = F::new(0.0);
-            if gi < dims.m && gk < dims.k {
-                v = a[a_base + gi * sa.rs + gk * sa.cs];
-            }
-            sh_a[kk * big_m + i] = v;
-            idx += units;
+        let next = k0 + bk;
+        // Uniform per cube.
+        if next < dims.k {
+            load_window(
+                a,
+                a_base,
+                sa.rs,
+                sa.cs,
+                row0,
+                next,
+                dims.m,
+                dims.k,
+                &mut pa,
+                unit,
+                big_m,
+                bk,
+                units,
+                !layout.a_col_major,
+                cfg.unroll,
+            );
+            load_window(
+                b,
+                b_base,
+                sb.rs,
+                sb.cs,
+                next,
+                col0,
+                dims.k,
+                dims.n,
+                &mut pb,
+                unit,
+                bk,
+                big_n,
+                units,
+                !layout.b_col_major,
+                cfg.unroll,
+            );
         }
-        // B tile: index → (column fastest, then kk): coalesced when B is row-major.
-        let mut idx = unit;
-        while idx < comptime!(bk * big_n) {
-            let j = idx % big_n;
-            let kk = idx / big_n;
-            let gj = col0 + j;
-            let gk = k0 + kk;
-            let mut v = F::new(0.0);
-            if gj < dims.n && gk < dims.k {
-                v = b[b_base + gk * sb.rs + gj * sb.cs];
-            }
-            sh_b[kk * big_n + j] = v;
-            idx += units;
-        }
-        sync_cube();
         #[unroll(cfg.unroll)]
         for kk in 0..bk {
             #[unroll(cfg.unroll)]
@@ -373,7 +463,32 @@ fn gemm_kernel<F: Float>(
             }
         }
         sync_cube();
-        k0 += bk;
+        if next < dims.k {
+            store_window(
+                &pa,
+                &mut sh_a,
+                unit,
+                big_m,
+                bk,
+                units,
+                !layout.a_col_major,
+                true,
+                cfg.unroll,
+            );
+            store_window(
+                &pb,
+                &mut sh_b,
+                unit,
+                bk,
+                big_n,
+                units,
+                !layout.b_col_major,
+                false,
+                cfg.unroll,
+            );
+        }
+        sync_cube();
+        k0 = next;
     }
 
     #[unroll(cfg.unroll)]
@@ -396,6 +511,81 @@ fn gemm_kernel<F: Float>(
                     v += c[at];
                 }
                 c[at] = v;
+            }
+        }
+    }
+}
+
+/// Load this unit's share of a `rows × cols` window at (r0, c0) of a strided matrix (zeros past
+/// `rmax`, `cmax`) into registers. Neighbouring units take neighbouring columns
+/// (`col_fastest`) or rows, to match the memory layout.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn load_window<F: Float>(
+    src: &[F],
+    base: usize,
+    rs: usize,
+    cs: usize,
+    r0: usize,
+    c0: usize,
+    rmax: usize,
+    cmax: usize,
+    regs: &mut Array<F>,
+    unit: usize,
+    #[comptime] rows: usize,
+    #[comptime] cols: usize,
+    #[comptime] units: usize,
+    #[comptime] col_fastest: bool,
+    #[comptime] unroll: bool,
+) {
+    #[unroll(unroll)]
+    for t in 0..comptime!((rows * cols).div_ceil(units)) {
+        let idx = unit + t * units;
+        let mut r = idx % rows;
+        let mut c = idx / rows;
+        if comptime!(col_fastest) {
+            r = idx / cols;
+            c = idx % cols;
+        }
+        let gr = r0 + r;
+        let gc = c0 + c;
+        let mut v = F::new(0.0);
+        if idx < comptime!(rows * cols) && gr < rmax && gc < cmax {
+            v = src[base + gr * rs + gc * cs];
+        }
+        regs[t] = v;
+    }
+}
+
+/// Store the registers of [`load_window`] to shared memory, column-major (`col_major_store`:
+/// the A tile, `[k][row]`) or row-major (the B tile, `[k][col]`).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn store_window<F: Float>(
+    regs: &Array<F>,
+    sh: &mut Shared<[F]>,
+    unit: usize,
+    #[comptime] rows: usize,
+    #[comptime] cols: usize,
+    #[comptime] units: usize,
+    #[comptime] col_fastest: bool,
+    #[comptime] col_major_store: bool,
+    #[comptime] unroll: bool,
+) {
+    #[unroll(unroll)]
+    for t in 0..comptime!((rows * cols).div_ceil(units)) {
+        let idx = unit + t * units;
+        let mut r = idx % rows;
+        let mut c = idx / rows;
+        if comptime!(col_fastest) {
+            r = idx / cols;
+            c = idx % cols;
+        }
+        if idx < comptime!(rows * cols) {
+            if comptime!(col_major_store) {
+                sh[c * rows + r] = regs[t];
+            } else {
+                sh[r * cols + c] = regs[t];
             }
         }
     }

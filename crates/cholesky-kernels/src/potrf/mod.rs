@@ -9,9 +9,10 @@
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod leaf;
 
+use crate::config::{LeafConfig, LeafStage};
 use crate::copy::{CopyConfig, launch_copy};
 use crate::syrk::syrk_rec;
-use crate::trsm::trsm_rec;
+use crate::trsm::{BlockInverses, trsm_rec};
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, device_error, flagged, split};
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -86,19 +87,20 @@ pub fn potrf(
         return Ok(result);
     }
     // Work on lower triangles: Aᵀ's lower triangle is A's upper one.
-    let src = if upper { a.view.t() } else { a.view };
+    let src = a
+        .operand()
+        .with_view(if upper { a.view.t() } else { a.view });
     let dense = View::contiguous(n, n);
-    let dst = if upper { dense.t() } else { dense };
+    let dst = Operand::new(&out.0, out.1, if upper { dense.t() } else { dense });
     if n <= ctx.launch.leaf.nb {
-        launch_leaf(
-            &ctx,
-            (a.handle, a.len(), src),
-            (&out.0, out.1, dst),
-            0,
-            &info,
-            &nonfinite,
-            true,
-        );
+        let stage = LeafStage {
+            factor: true,
+            invert: false,
+            unit_diag: false,
+            check: true,
+        };
+        let cfg = ctx.launch.leaf_for(n);
+        launch_leaf(&ctx, cfg, stage, src, dst, dst, &info, &nonfinite, n, 0, 1);
         return Ok(result);
     }
     let work = if upper {
@@ -114,11 +116,8 @@ pub fn potrf(
         skip_diag: false,
     };
     launch_copy(
-        client,
-        ctx.launch.max_units,
-        ctx.launch.max_count,
-        batch,
-        (a.handle, a.len(), src),
+        &ctx,
+        (src.handle, src.len, src.view),
         (&work.0, work.1, dense),
         &nonfinite,
         CopyConfig {
@@ -127,15 +126,13 @@ pub fn potrf(
         },
     );
     let w = Operand::new(&work.0, work.1, dense);
-    potrf_rec(&ctx, w, 0, &info, &nonfinite);
+    let inv = BlockInverses::new(&ctx, n);
+    potrf_rec(&ctx, w, 0, &inv, &info, &nonfinite);
     if upper {
         launch_copy(
-            client,
-            ctx.launch.max_units,
-            ctx.launch.max_count,
-            batch,
+            &ctx,
             (&work.0, work.1, dense),
-            (&out.0, out.1, dst),
+            (&out.0, out.1, dst.view),
             &nonfinite,
             lower_copy,
         );
@@ -163,13 +160,32 @@ pub fn potrf_host(
     potrf(client, m, upper, params)?.read(client)
 }
 
-/// Factor the diagonal block `w` (in place) whose first row is row `d0` of the matrix.
-fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, info: &Handle, flags: &Handle) {
+/// Factor the diagonal block `w` (in place) whose first row is row `d0` of the matrix; the
+/// leaves also store the inverses of their L blocks for the TRSMs.
+fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, inv: &BlockInverses, info: &Handle, flags: &Handle) {
     let s = w.view.rows;
     let nb = ctx.launch.leaf.nb;
     if s <= nb {
-        let h = (w.handle, w.len, w.view);
-        launch_leaf(ctx, h, h, d0, info, flags, false);
+        let stage = LeafStage {
+            factor: true,
+            invert: true,
+            unit_diag: false,
+            check: false,
+        };
+        let slot = inv.block(d0 / nb, nb);
+        launch_leaf(
+            ctx,
+            ctx.launch.leaf,
+            stage,
+            w,
+            w,
+            slot,
+            info,
+            flags,
+            s,
+            d0,
+            1,
+        );
         return;
     }
     let n1 = split(s, nb);
@@ -178,48 +194,59 @@ fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, info: &Handle, flags: &Handle) {
     let a11 = w.with_view(v.block(0, 0, n1, n1));
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
-    potrf_rec(ctx, a11, d0, info, flags);
-    trsm_rec(ctx, a11, true, false, a21.with_view(a21.view.t()));
+    potrf_rec(ctx, a11, d0, inv, info, flags);
+    trsm_rec(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     syrk_rec(ctx, a22, a21);
-    potrf_rec(ctx, a22, d0 + n1, info, flags);
+    potrf_rec(ctx, a22, d0 + n1, inv, info, flags);
 }
 
-fn launch_leaf(
+/// One launch of the diagonal-block kernel over `blocks` consecutive nb×nb diagonal blocks of
+/// the region of order `nt_total` that starts at `src`'s (and `dst`'s) offset; inverses go to
+/// `inv`'s view, block x at `x·nb²` after its offset. Unused outputs may alias any buffer
+/// (the stage decides what is written).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn launch_leaf(
     ctx: &Ctx,
-    src: (&Handle, usize, View),
-    dst: (&Handle, usize, View),
-    d0: usize,
+    cfg: LeafConfig,
+    stage: LeafStage,
+    src: Operand,
+    dst: Operand,
+    inv: Operand,
     info: &Handle,
     flags: &Handle,
-    check: bool,
+    nt_total: usize,
+    d0: usize,
+    blocks: usize,
 ) {
-    let cfg = ctx.launch.leaf;
-    let nt = dst.2.rows;
-    debug_assert!(nt <= cfg.nb);
-    debug_assert!(src.2.extent(ctx.batch) <= src.1 && dst.2.extent(ctx.batch) <= dst.1);
-    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count);
+    debug_assert!(nt_total <= blocks * cfg.nb && nt_total > (blocks - 1) * cfg.nb);
+    debug_assert!(src.view.extent(ctx.batch) <= src.len);
+    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
     let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
-    // SAFETY: nt ≤ nb (the shared array's order); loads and stores are (i, j) < (nt, nt) of
-    // matrix bidx < batch, inside the views, which lie in their buffers (checked by `potrf`,
-    // debug-checked here). One cube per matrix: `src` and `dst` (possibly the same block)
-    // are touched only by that matrix's cube, which reads everything into shared memory before
-    // it writes. Barriers: the early exits and the pivot test are uniform per cube.
+    // SAFETY: block x covers rows and columns [x·nb, x·nb + nt) with nt ≤ nb of the region,
+    // which lies inside `src`/`dst` (views checked by the public ops, debug-checked here);
+    // inverses go to x·nb² + (i, k) < nb² of their slot, inside `inv`. One cube per (block,
+    // matrix): no two cubes touch the same elements, and `src` and `dst` (possibly the same
+    // block) are touched only by that cube, which reads everything it needs into registers
+    // or shared memory before writing. Barriers: the early exits, the pivot test and `fail`
+    // are uniform per cube.
     unsafe {
-        leaf::potrf_leaf_kernel::launch_unchecked::<f32>(
+        leaf::leaf_kernel::launch_unchecked::<f32>(
             ctx.client,
-            CubeCount::Static(1, by as u32, bz as u32),
-            CubeDim::new_1d(cfg.units as u32),
-            BufferArg::from_raw_parts(src.0.clone(), src.1),
-            BufferArg::from_raw_parts(dst.0.clone(), dst.1),
+            CubeCount::Static(blocks as u32, by as u32, bz as u32),
+            CubeDim::new_1d(cfg.units() as u32),
+            BufferArg::from_raw_parts(src.handle.clone(), src.len),
+            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
+            BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
             BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
             BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            s(src.2),
-            s(dst.2),
-            nt,
+            s(src.view),
+            s(dst.view),
+            s(inv.view),
+            nt_total,
             d0,
             ctx.batch,
             cfg,
-            check,
+            stage,
         )
     }
 }

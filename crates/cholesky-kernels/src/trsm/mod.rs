@@ -1,19 +1,21 @@
 //! Triangular solve, torch.linalg.solve_triangular semantics, recursive on GEMM.
 //!
-//! Core: T·X = B in place for triangular T (n×n) and B (n×k), both strided views. For n ≤ nb
-//! the substitution leaf ([`leaf`]) runs; otherwise, with T split at n1 (a multiple of nb),
-//! lower T: X1 = T11⁻¹B1, B2 −= T21·X1, X2 = T22⁻¹B2; upper T: X2 first, B1 −= T12·X2, then X1.
-//! A right-side solve X·A = B is Aᵀ·Xᵀ = Bᵀ: the same core on transposed views (free: strides).
-//! Only T's triangle is read (the leaves read the diagonal blocks' triangles, the GEMMs the
-//! off-diagonal blocks on T's side).
-mod leaf;
-
+//! Core: T·X = B in place for triangular T (n×n) and B (n×k), both strided views. The inverses
+//! of T's nb×nb diagonal blocks are formed first (one launch of the diagonal-block kernel over
+//! all blocks, or as a by-product of the Cholesky leaves); then, with T split at n1 (a
+//! multiple of nb), lower T: X1 = T11⁻¹B1, B2 −= T21·X1, X2 = T22⁻¹B2; upper T: X2 first,
+//! B1 −= T12·X2, then X1. A leaf is one GEMM, B_i ← inv(T_ii)·B_i, in place (safe: one GEMM
+//! tile spans the block's nb rows, so a cube reads only the columns it writes). A right-side
+//! solve X·A = B is Aᵀ·Xᵀ = Bᵀ: the same core on transposed views (free: strides). Only T's
+//! triangle is read.
+use crate::config::LeafStage;
 use crate::copy::{CopyConfig, launch_copy};
+use crate::potrf::launch_leaf;
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, device_error, flagged, split};
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use linalg_common::gemm::{GemmOp, Operand, View, batch_grid};
+use linalg_common::gemm::{GemmOp, Operand, View};
 
 /// Device result of a solve: X `[batch, rows, cols]` contiguous, and a per-matrix non-finite
 /// flag (u32). Nothing synchronised yet.
@@ -57,7 +59,7 @@ impl SolveOutput {
 ///
 /// A: `batch` (or 1, broadcast) square n×n matrices, of which only the upper (`upper`) or lower
 /// triangle is read, and not the diagonal when `unit_diagonal`. B: n×k (left) or k×n (right).
-/// A singular A (a zero on the diagonal) gives infinities, as torch does.
+/// A singular A (a zero on the diagonal) gives infinities or NaN, as torch does.
 pub fn solve_triangular(
     client: &Client,
     a: MatrixRef,
@@ -83,17 +85,25 @@ pub fn solve_triangular(
     }
     let ctx = Ctx::new(client, params, batch)?;
     let (rows, cols) = (b.view.rows, b.view.cols);
-    ctx.check_grid(n.max(rows).max(cols), n.max(rows).max(cols))?;
+    let big = n.max(rows).max(cols);
+    ctx.check_grid(big, big)?;
     let (x, flags) = copy_rhs(&ctx, &b, false);
     check_triangle(&ctx, &a, upper, unit_diagonal, &flags);
     let xv = View::contiguous(rows, cols);
     let xo = Operand::new(&x.0, x.1, xv);
-    if left {
-        trsm_rec(&ctx, a.operand(), !upper, unit_diagonal, xo);
+    // T·Y = C with T = A (left) or Aᵀ (right, on Xᵀ and Bᵀ).
+    let (t, lower, y) = if left {
+        (a.operand(), !upper, xo)
     } else {
-        let at = a.operand().with_view(a.view.t());
-        trsm_rec(&ctx, at, upper, unit_diagonal, xo.with_view(xv.t()));
-    }
+        (
+            a.operand().with_view(a.view.t()),
+            upper,
+            xo.with_view(xv.t()),
+        )
+    };
+    let inv = BlockInverses::new(&ctx, n);
+    inv.invert(&ctx, t, lower, unit_diagonal, &flags);
+    trsm_rec(&ctx, t, lower, &inv, 0, y);
     Ok(SolveOutput {
         x: x.0,
         nonfinite: flags,
@@ -131,10 +141,7 @@ pub(crate) fn copy_rhs(ctx: &Ctx, b: &MatrixRef, identity: bool) -> ((Handle, us
     let x = ctx.buffer(ctx.batch * rows * cols);
     let flags = ctx.flags();
     launch_copy(
-        ctx.client,
-        ctx.launch.max_units,
-        ctx.launch.max_count,
-        ctx.batch,
+        ctx,
         (b.handle, b.len(), b.view),
         (&x.0, x.1, View::contiguous(rows, cols)),
         &flags,
@@ -160,10 +167,7 @@ pub(crate) fn check_triangle(
 ) {
     let v = if upper { a.view.t() } else { a.view };
     launch_copy(
-        ctx.client,
-        ctx.launch.max_units,
-        ctx.launch.max_count,
-        ctx.batch,
+        ctx,
         (a.handle, a.len(), v),
         (a.handle, a.len(), v),
         flags,
@@ -177,8 +181,107 @@ pub(crate) fn check_triangle(
     );
 }
 
-/// T·X = B in place (B becomes X); T is lower or upper, its diagonal unit or not.
-pub(crate) fn trsm_rec(ctx: &Ctx, t: Operand, lower: bool, unit: bool, b: Operand) {
+/// The inverses of a triangular matrix's nb×nb diagonal blocks: block g of matrix b at
+/// `b·per_matrix + g·nb²`, row-major (or its transpose, for the transposed triangle).
+pub(crate) struct BlockInverses {
+    pub handle: Handle,
+    pub len: usize,
+    pub nb: usize,
+    pub per_matrix: usize,
+    pub transposed: bool,
+}
+
+impl BlockInverses {
+    /// Room for the diagonal blocks of `batch` n×n matrices.
+    pub(crate) fn new(ctx: &Ctx, n: usize) -> Self {
+        let nb = ctx.launch.leaf.nb;
+        let per_matrix = n.div_ceil(nb) * nb * nb;
+        let (handle, len) = ctx.buffer(ctx.batch * per_matrix);
+        Self {
+            handle,
+            len,
+            nb,
+            per_matrix,
+            transposed: false,
+        }
+    }
+
+    /// The inverse of diagonal block g (order nt).
+    pub(crate) fn block(&self, g: usize, nt: usize) -> Operand<'_> {
+        let (rs, cs) = if self.transposed {
+            (1, self.nb)
+        } else {
+            (self.nb, 1)
+        };
+        Operand::new(
+            &self.handle,
+            self.len,
+            View {
+                offset: g * self.nb * self.nb,
+                rows: nt,
+                cols: nt,
+                row_stride: rs,
+                col_stride: cs,
+                batch_stride: self.per_matrix,
+            },
+        )
+    }
+
+    /// The inverses of the transposed triangle's blocks (the same data, read transposed).
+    pub(crate) fn t(&self) -> Self {
+        Self {
+            handle: self.handle.clone(),
+            transposed: !self.transposed,
+            ..*self
+        }
+    }
+
+    /// Invert every diagonal block of T (n×n; lower or upper) in one launch.
+    pub(crate) fn invert(&self, ctx: &Ctx, t: Operand, lower: bool, unit: bool, flags: &Handle) {
+        let n = t.view.rows;
+        if n == 0 {
+            return;
+        }
+        // The kernel inverts lower triangles: an upper block is read transposed and its
+        // inverse stored transposed.
+        let flipped = self.t();
+        let (src, store) = if lower {
+            (t, self.block(0, self.nb))
+        } else {
+            (t.with_view(t.view.t()), flipped.block(0, self.nb))
+        };
+        let stage = LeafStage {
+            factor: false,
+            invert: true,
+            unit_diag: unit,
+            check: false,
+        };
+        launch_leaf(
+            ctx,
+            ctx.launch.leaf,
+            stage,
+            src,
+            src,
+            store,
+            flags,
+            flags,
+            n,
+            0,
+            n.div_ceil(self.nb),
+        );
+    }
+}
+
+/// T·X = B in place (B becomes X); T is lower or upper; `inv` holds the inverses of its
+/// diagonal blocks, T's first being block `g0`.
+pub(crate) fn trsm_rec(
+    ctx: &Ctx,
+    t: Operand,
+    lower: bool,
+    inv: &BlockInverses,
+    g0: usize,
+    b: Operand,
+) {
     let n = t.view.rows;
     let k = b.view.cols;
     if n == 0 || k == 0 {
@@ -186,11 +289,19 @@ pub(crate) fn trsm_rec(ctx: &Ctx, t: Operand, lower: bool, unit: bool, b: Operan
     }
     let nb = ctx.launch.leaf.nb;
     if n <= nb {
-        launch_leaf(ctx, t, lower, unit, b);
+        let op = GemmOp {
+            accumulate: false,
+            negate: false,
+            lower_only: false,
+        };
+        ctx.launch
+            .solve_gemm
+            .launch(ctx.client, ctx.batch, inv.block(g0, n), b, b, op);
         return;
     }
     let n1 = split(n, nb);
     let n2 = n - n1;
+    let g1 = g0 + n1 / nb;
     let (tv, bv) = (t.view, b.view);
     let t11 = t.with_view(tv.block(0, 0, n1, n1));
     let t22 = t.with_view(tv.block(n1, n1, n2, n2));
@@ -201,54 +312,16 @@ pub(crate) fn trsm_rec(ctx: &Ctx, t: Operand, lower: bool, unit: bool, b: Operan
         negate: true,
         lower_only: false,
     };
+    let gemm = &ctx.launch.gemm;
     if lower {
-        trsm_rec(ctx, t11, lower, unit, b1);
+        trsm_rec(ctx, t11, lower, inv, g0, b1);
         let t21 = t.with_view(tv.block(n1, 0, n2, n1));
-        ctx.launch
-            .gemm
-            .launch(ctx.client, ctx.batch, t21, b1, b2, sub);
-        trsm_rec(ctx, t22, lower, unit, b2);
+        gemm.launch(ctx.client, ctx.batch, t21, b1, b2, sub);
+        trsm_rec(ctx, t22, lower, inv, g1, b2);
     } else {
-        trsm_rec(ctx, t22, lower, unit, b2);
+        trsm_rec(ctx, t22, lower, inv, g1, b2);
         let t12 = t.with_view(tv.block(0, n1, n1, n2));
-        ctx.launch
-            .gemm
-            .launch(ctx.client, ctx.batch, t12, b2, b1, sub);
-        trsm_rec(ctx, t11, lower, unit, b1);
-    }
-}
-
-fn launch_leaf(ctx: &Ctx, t: Operand, lower: bool, unit: bool, b: Operand) {
-    let cfg = ctx.launch.trsm_cfg(lower, unit);
-    let (nt, ncols) = (t.view.rows, b.view.cols);
-    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count);
-    let s = |v: View| {
-        linalg_common::gemm::StridesLaunch::new(
-            v.offset,
-            v.row_stride,
-            v.col_stride,
-            v.batch_stride,
-        )
-    };
-    debug_assert!(t.view.extent(ctx.batch) <= t.len && b.view.extent(ctx.batch) <= b.len);
-    // SAFETY: nt ≤ nb (the shared array's order); T's loads are (i, j) < (nt, nt) and B's
-    // accesses (i, col) < (nt, ncols) of matrix bidx < batch: inside the views, which lie in
-    // their buffers (checked by the public op, debug-checked here). Each unit reads and
-    // writes only its own column of B, and B's block does not overlap T's triangle. Cubes past
-    // the batch leave before the barrier; every other unit reaches it.
-    unsafe {
-        leaf::trsm_leaf_kernel::launch_unchecked::<f32>(
-            ctx.client,
-            CubeCount::Static(ncols.div_ceil(cfg.units) as u32, by as u32, bz as u32),
-            CubeDim::new_1d(cfg.units as u32),
-            BufferArg::from_raw_parts(t.handle.clone(), t.len),
-            BufferArg::from_raw_parts(b.handle.clone(), b.len),
-            s(t.view),
-            s(b.view),
-            nt,
-            ncols,
-            ctx.batch,
-            cfg,
-        )
+        gemm.launch(ctx.client, ctx.batch, t12, b2, b1, sub);
+        trsm_rec(ctx, t11, lower, inv, g0, b1);
     }
 }
