@@ -51,3 +51,64 @@ fn unknown_device_names_are_errors() {
     .unwrap_err();
     assert!(matches!(err, TsqrError::WideMatrix { m: 2, n: 3 }));
 }
+
+#[test]
+fn default_device_cholesky_and_solve() {
+    use cubecl::prelude::*;
+    use qrchol::cholesky_kernels::{CholeskyParams, MatrixRef, View, cholesky_solve, potrf};
+    use qrchol::linalg_common::matgen::spd_from_factor;
+    use qrchol::linalg_common::reference::{cholesky_bound, cholesky_residual};
+    let client = default_device().expect("a runtime").client();
+    let (batch, n, k) = (2, 150, 3);
+    let a: Vec<f32> = (0..batch)
+        .flat_map(|b| spd_from_factor(n, 1e3, 60 + b as u64).0)
+        .collect();
+    let ha = client.create_from_slice(f32::as_bytes(&a));
+    let am = MatrixRef {
+        handle: &ha,
+        batch,
+        view: View::contiguous(n, n),
+    };
+    let p = CholeskyParams::default();
+    let out = potrf(&client, am, false, &p).unwrap();
+    let lh = out.l.clone();
+    let host = out.read(&client).unwrap();
+    assert_eq!(host.info, vec![0, 0]);
+    for b in 0..batch {
+        let s = b * n * n..(b + 1) * n * n;
+        let (r, zero, finite) = cholesky_residual(&a[s.clone()], &host.l[s], n, false);
+        assert!(
+            zero && finite && r <= cholesky_bound(n),
+            "matrix {b}: {r:e}"
+        );
+    }
+    // Solve A·X = B with B = A·X_true for a known X_true.
+    let xt = qrchol::linalg_common::rng::uniform_vec(5, batch * n * k);
+    let mut bvec = vec![0.0f32; batch * n * k];
+    for b in 0..batch {
+        for i in 0..n {
+            for j in 0..k {
+                bvec[b * n * k + i * k + j] = (0..n)
+                    .map(|p| a[b * n * n + i * n + p] as f64 * xt[b * n * k + p * k + j] as f64)
+                    .sum::<f64>() as f32;
+            }
+        }
+    }
+    let hb = client.create_from_slice(f32::as_bytes(&bvec));
+    let bm = MatrixRef {
+        handle: &hb,
+        batch,
+        view: View::contiguous(n, k),
+    };
+    let lm = MatrixRef { handle: &lh, ..am };
+    let x = cholesky_solve(&client, bm, lm, false, &p)
+        .unwrap()
+        .read(&client)
+        .unwrap();
+    let err =
+        x.x.iter()
+            .zip(&xt)
+            .map(|(p, q)| (p - q).abs())
+            .fold(0.0f32, f32::max);
+    assert!(err < 1e-2, "max |X − X_true| = {err:e}");
+}

@@ -49,8 +49,8 @@ impl LeafConfig {
             }
         };
         let ok = nb >= 1
-            && nb % cfg.gy == 0
-            && nb % cfg.gx == 0
+            && nb.is_multiple_of(cfg.gy)
+            && nb.is_multiple_of(cfg.gx)
             && cfg.units() <= hw.max_units_per_cube
             && 4 * (nb * (nb + 1) + 2 * nb) <= hw.max_shared_bytes;
         ok.then_some(cfg)
@@ -90,7 +90,7 @@ impl CholeskyLaunch {
     /// (shared memory, cube size, a leaf that is not a multiple of 8 up to 128).
     pub fn new(hw: &Hardware, params: &CholeskyParams) -> Option<Self> {
         let nb = params.leaf.unwrap_or(64);
-        if nb == 0 || nb % 8 != 0 || nb > 128 {
+        if nb == 0 || !nb.is_multiple_of(8) || nb > 128 {
             return None;
         }
         let leaf = LeafConfig::new(hw, nb)?;
