@@ -84,7 +84,7 @@ pub fn sizes_straddle_thresholds(client: &Client) {
     let small = CholeskyParams {
         leaf: Some(8),
         syrk_leaf: Some(16),
-        gemm: None,
+        ..CholeskyParams::default()
     };
     for &n in &[9usize, 16, 17, 40, 100, 203] {
         for upper in [false, true] {
@@ -141,7 +141,7 @@ pub fn info_reports_first_failure(client: &Client) {
             CholeskyParams {
                 leaf: Some(8),
                 syrk_leaf: Some(16),
-                gemm: None,
+                ..CholeskyParams::default()
             },
         ),
     ] {
@@ -324,7 +324,7 @@ pub fn triangular_solves(client: &Client) {
     let small = CholeskyParams {
         leaf: Some(8),
         syrk_leaf: Some(16),
-        gemm: None,
+        ..CholeskyParams::default()
     };
     for (params, sizes) in [
         (&def, &[1usize, 17, 64, 65, 130][..]),
@@ -536,6 +536,43 @@ pub fn batched_small(client: &Client) {
             out.l[b * n * n..(b + 1) * n * n],
             "batch {b} differs from unbatched"
         );
+    }
+    // Both small-matrix kernels (one plane per matrix on GPUs; the diagonal-block kernel) on
+    // n = 1…64 with failing matrices mixed in.
+    for &n in &[1usize, 5, 31, 32, 33, 50, 64] {
+        for plane_small in [true, false] {
+            let p = CholeskyParams {
+                plane_small: Some(plane_small),
+                ..CholeskyParams::default()
+            };
+            let batch = 9;
+            let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
+            let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);
+            let clean = a.clone();
+            for b in 0..batch {
+                if let Some(q) = fail_at(b) {
+                    let lp = l[b * n * n + q * n + q] as f64;
+                    let d = a[b * n * n + q * n + q] as f64 - 1.5 * lp * lp;
+                    a[b * n * n + q * n + q] = d as f32;
+                }
+            }
+            for upper in [false, true] {
+                let mut ap = a.clone();
+                poison(&mut ap, batch, n, upper);
+                let out = potrf_host(client, &ap, &[batch, n, n], upper, &p).expect("potrf");
+                for b in 0..batch {
+                    let want = fail_at(b).map_or(0, |q| q as u32 + 1);
+                    let what = format!("n={n} plane_small={plane_small} upper={upper} batch {b}");
+                    assert_eq!(out.info[b], want, "{what}");
+                    if want == 0 {
+                        let s = b * n * n..(b + 1) * n * n;
+                        let (r, zero, finite) =
+                            cholesky_residual(&clean[s.clone()], &out.l[s], n, upper);
+                        assert!(zero && finite && r <= cholesky_bound(n), "{what}: {r:e}");
+                    }
+                }
+            }
+        }
     }
 }
 
