@@ -421,7 +421,6 @@ pub fn chol_sweep(client: &Client, samples: usize) {
                     leaf: Some(leaf),
                     syrk_leaf: Some(syrk),
                     gemm,
-                    plane_small: Some(false),
                 };
                 let label = format!(
                     "{leaf} {} {}",

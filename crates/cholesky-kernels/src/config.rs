@@ -16,10 +16,6 @@ pub struct CholeskyParams {
     pub syrk_leaf: Option<usize>,
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
-    /// Batches of matrices up to 2·plane width (64 on CUDA) use the one-plane-per-matrix
-    /// kernel where the device has plane operations. Default true; false forces the
-    /// diagonal-block kernel (to compare, or to test it on a GPU).
-    pub plane_small: Option<bool>,
 }
 
 /// Comptime shape of the diagonal-block kernel: nb×nb blocks on a gy×gx grid of units.
@@ -86,8 +82,6 @@ pub struct CholeskyLaunch {
     pub gemm: GemmLaunch,
     /// The GEMM that applies a diagonal block's inverse in place: one tile spans nb rows.
     pub solve_gemm: GemmLaunch,
-    /// Whether small batches use the one-plane-per-matrix kernel.
-    pub plane_small: bool,
     hw: Hardware,
 }
 
@@ -138,7 +132,6 @@ impl CholeskyLaunch {
             syrk_leaf,
             gemm,
             solve_gemm,
-            plane_small: params.plane_small.unwrap_or(true),
             hw: *hw,
         })
     }
@@ -150,15 +143,6 @@ impl CholeskyLaunch {
             nb *= 2;
         }
         LeafConfig::new(&self.hw, nb.min(self.leaf.nb)).unwrap_or(self.leaf)
-    }
-
-    /// The one-plane-per-matrix kernel for order n, where the device and parameters allow it.
-    pub fn warp_for(&self, n: usize) -> Option<crate::potrf::WarpConfig> {
-        let lanes = self.hw.lanes;
-        let ok = self.plane_small && self.hw.plane_ops && lanes >= 8 && n >= 1 && n <= 2 * lanes;
-        let nb = if n <= lanes { lanes } else { 2 * lanes };
-        let planes = (128 / lanes).clamp(1, (self.hw.max_units_per_cube / lanes).max(1));
-        ok.then_some(crate::potrf::WarpConfig { nb, lanes, planes })
     }
 
     pub(crate) fn max_units(&self) -> usize {

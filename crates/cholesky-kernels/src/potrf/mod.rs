@@ -1,15 +1,13 @@
 //! Cholesky factorization, torch.linalg.cholesky_ex semantics: A = L·Lᵀ (lower) or A = Uᵀ·U
 //! (`upper`), for `batch` SPD n×n matrices, of which only the selected triangle is read.
 //!
-//! n ≤ 2·plane width on devices with plane operations: one launch, one plane per matrix
-//! ([`warp`]). Otherwise n ≤ leaf: one launch of the fused kernel ([`leaf`]).
+//! n ≤ leaf: one launch of the fused kernel ([`leaf`]) reads the input and writes the factor.
 //! Larger n: the lower triangle (Aᵀ's for `upper`) is copied to a working buffer (the output
 //! itself for lower) with a non-finite check, then factored in place recursively:
 //! POTRF(A11) → TRSM: L11·X = A21ᵀ (so A21 ← A21·L11⁻ᵀ, recursive on GEMM) → SYRK:
 //! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size.
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod leaf;
-mod warp;
 
 use crate::config::{LeafConfig, LeafStage};
 use crate::copy::{CopyConfig, launch_copy};
@@ -20,7 +18,6 @@ use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{Operand, StridesLaunch, View, batch_grid};
-pub use warp::WarpConfig;
 
 /// Device result of [`potrf`]: the factor `[batch, n, n]` contiguous, `info` (u32 per matrix:
 /// 0 = success, else the 1-based order of the first leading minor that is not positive
@@ -95,10 +92,6 @@ pub fn potrf(
         .with_view(if upper { a.view.t() } else { a.view });
     let dense = View::contiguous(n, n);
     let dst = Operand::new(&out.0, out.1, if upper { dense.t() } else { dense });
-    if let Some(cfg) = ctx.launch.warp_for(n) {
-        launch_warp(&ctx, cfg, src, dst, &info, &nonfinite, n);
-        return Ok(result);
-    }
     if n <= ctx.launch.leaf.nb {
         let stage = LeafStage {
             factor: true,
@@ -254,44 +247,6 @@ pub(crate) fn launch_leaf(
             ctx.batch,
             cfg,
             stage,
-        )
-    }
-}
-
-/// One launch of the one-plane-per-matrix kernel over the batch (n ≤ cfg.nb).
-fn launch_warp(
-    ctx: &Ctx,
-    cfg: WarpConfig,
-    src: Operand,
-    dst: Operand,
-    info: &Handle,
-    flags: &Handle,
-    n: usize,
-) {
-    debug_assert!(n <= cfg.nb && src.view.extent(ctx.batch) <= src.len);
-    let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
-    let cubes = ctx.batch.div_ceil(cfg.planes);
-    let max_x = ctx.launch.max_count().0 as usize;
-    let (cx, cy) = (cubes.min(max_x), cubes.div_ceil(max_x));
-    // SAFETY: plane p of cube c handles matrix c·planes + p < batch (others leave at once);
-    // its loads and stores are (i, c) < (n, n) inside the views, which lie in their buffers
-    // (checked by `potrf`, debug-checked here); each matrix is read and written by its own
-    // plane only, which reads everything before it writes. No shared memory, no barrier;
-    // the plane shuffles run with the whole plane active (the exits are per plane).
-    unsafe {
-        warp::warp_potrf_kernel::launch_unchecked::<f32>(
-            ctx.client,
-            CubeCount::Static(cx as u32, cy as u32, 1),
-            CubeDim::new_1d((cfg.planes * cfg.lanes) as u32),
-            BufferArg::from_raw_parts(src.handle.clone(), src.len),
-            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
-            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
-            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            s(src.view),
-            s(dst.view),
-            n,
-            ctx.batch,
-            cfg,
         )
     }
 }
