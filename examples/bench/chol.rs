@@ -421,6 +421,8 @@ pub fn chol_sweep(client: &Client, samples: usize) {
                     leaf: Some(leaf),
                     syrk_leaf: Some(syrk),
                     gemm,
+                    gemm_big: gemm,
+                    big_from: None,
                 };
                 let label = format!(
                     "{leaf} {} {}",

@@ -16,6 +16,12 @@ pub struct CholeskyParams {
     pub syrk_leaf: Option<usize>,
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
+    /// GEMM tiling for updates whose result has at least `big_from` rows and columns.
+    /// Default on GPUs: 128×128 tiles (16×16 units, 8×8 each, k 8: 29 TFLOP/s on the H200 for
+    /// A·Bᵀ at 4096³ against 14.5 for the 64×64 default, BENCHMARKS.md); elsewhere `gemm`.
+    pub gemm_big: Option<GemmConfig>,
+    /// See `gemm_big`. Default 1024.
+    pub big_from: Option<usize>,
 }
 
 /// Comptime shape of the diagonal-block kernel: nb×nb blocks on a gy×gx grid of units.
@@ -82,6 +88,8 @@ pub struct CholeskyLaunch {
     pub gemm: GemmLaunch,
     /// The GEMM that applies a diagonal block's inverse in place: one tile spans nb rows.
     pub solve_gemm: GemmLaunch,
+    pub gemm_big: GemmLaunch,
+    pub big_from: usize,
     hw: Hardware,
 }
 
@@ -126,8 +134,26 @@ impl CholeskyLaunch {
                 },
             )?
         };
+        let gemm_big = match params.gemm_big {
+            Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
+            None if hw.max_units_per_cube >= 256 => GemmLaunch::with_config(
+                hw,
+                GemmConfig {
+                    units_x: 16,
+                    units_y: 16,
+                    tm: 8,
+                    tn: 8,
+                    tile_k: 8,
+                    unroll: true,
+                },
+            )
+            .unwrap_or(gemm),
+            None => gemm,
+        };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
         (syrk_leaf >= 1).then_some(Self {
+            gemm_big,
+            big_from: params.big_from.unwrap_or(1024),
             leaf,
             syrk_leaf,
             gemm,
@@ -143,6 +169,15 @@ impl CholeskyLaunch {
             nb *= 2;
         }
         LeafConfig::new(&self.hw, nb.min(self.leaf.nb)).unwrap_or(self.leaf)
+    }
+
+    /// The GEMM for an update whose result is rows × cols.
+    pub(crate) fn gemm_for(&self, rows: usize, cols: usize) -> &GemmLaunch {
+        if rows >= self.big_from && cols >= self.big_from {
+            &self.gemm_big
+        } else {
+            &self.gemm
+        }
     }
 
     pub(crate) fn max_units(&self) -> usize {
@@ -162,6 +197,7 @@ impl CholeskyLaunch {
         bz <= max.2 as usize
             && self.gemm.fits(rows, cols, batch)
             && self.solve_gemm.fits(rows, cols, batch)
+            && self.gemm_big.fits(rows, cols, batch)
             && rows.div_ceil(self.leaf.nb) <= x
             && (rows * cols).div_ceil(256.min(self.hw.max_units_per_cube)) <= x
     }

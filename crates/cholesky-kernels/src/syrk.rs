@@ -10,7 +10,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
     if m == 0 || k == 0 {
         return;
     }
-    let gemm = &ctx.launch.gemm;
+    let gemm = ctx.launch.gemm_for(m, m);
     if m <= ctx.launch.syrk_leaf {
         let op = GemmOp {
             accumulate: true,
@@ -21,7 +21,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
         return;
     }
     // Split at a multiple of the GEMM tile so the off-diagonal GEMM has full tiles.
-    let tile = gemm.cfg.tile_m().max(1);
+    let tile = ctx.launch.gemm.cfg.tile_m().max(1);
     let h = ((m / 2).div_ceil(tile) * tile).min(m - 1).max(1);
     let (cv, av) = (c.view, a.view);
     let a1 = a.with_view(av.block(0, 0, h, k));
@@ -32,7 +32,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
         negate: true,
         lower_only: false,
     };
-    gemm.launch(
+    ctx.launch.gemm_for(m - h, h).launch(
         ctx.client,
         ctx.batch,
         a2,

@@ -7,7 +7,7 @@ use cholesky_kernels::{
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
-use linalg_common::gemm::{GemmLaunch, GemmOp, Operand};
+use linalg_common::gemm::{GemmConfig, GemmLaunch, GemmOp, Operand};
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::spd_from_factor;
 use linalg_common::reference::{cholesky_bound, cholesky_residual, f32_eps, matmul, norm1};
@@ -102,6 +102,27 @@ pub fn large_matrix(client: &Client) {
     let (a, l_true) = spd_batch(n, &[1e3], 99);
     let out = potrf_host(client, &a, &[n, n], false, &CholeskyParams::default()).expect("potrf");
     check_factor(&a, &out.l, &out.info, 1, n, false, "n = 1000");
+    // The large-update GEMM tiling (the device default, and a small one every runtime can
+    // run) on updates from 100 rows up.
+    let small_big = GemmConfig {
+        units_x: 2,
+        units_y: 1,
+        tm: 4,
+        tn: 2,
+        tile_k: 4,
+        unroll: false,
+    };
+    for gemm_big in [None, Some(small_big)] {
+        let p = CholeskyParams {
+            gemm_big,
+            big_from: Some(100),
+            ..CholeskyParams::default()
+        };
+        for upper in [false, true] {
+            let o = potrf_host(client, &a, &[n, n], upper, &p).expect("potrf");
+            check_factor(&a, &o.l, &o.info, 1, n, upper, "big GEMM tiles");
+        }
+    }
     // Well conditioned: the factor is the known one up to rounding.
     let err = out
         .l

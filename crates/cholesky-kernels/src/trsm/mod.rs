@@ -312,7 +312,7 @@ pub(crate) fn trsm_rec(
         negate: true,
         lower_only: false,
     };
-    let gemm = &ctx.launch.gemm;
+    let gemm = ctx.launch.gemm_for(n2.max(n1), k);
     if lower {
         trsm_rec(ctx, t11, lower, inv, g0, b1);
         let t21 = t.with_view(tv.block(n1, 0, n2, n1));
