@@ -1,13 +1,15 @@
 //! Cholesky and triangular solves in CubeCL, batched, f32.
 //!
 //! - [`potrf()`]: A = L·Lᵀ (or UᵀU) by the recursive algorithm — POTRF(A11) → TRSM
-//!   (L21 = A21·L11⁻ᵀ) → SYRK (A22 −= L21·L21ᵀ) → POTRF(A22) — whose TRSM and SYRK recurse the
-//!   same way, so the off-diagonal work is GEMM ([`linalg_common::gemm`], true f32). Diagonal
-//!   blocks up to `leaf` are factored by a fused shared-memory kernel, which is also the whole
+//!   (L21 = A21·L11⁻ᵀ) → SYRK (A22 −= L21·L21ᵀ) → POTRF(A22); the TRSM recurses the same way
+//!   and SYRK is one lower-triangle GEMM (or recurses, by parameter), so the off-diagonal work
+//!   is GEMM ([`linalg_common::gemm`], true f32). Diagonal blocks up to `leaf` are factored
+//!   (and inverted, for the TRSM leaves) by one register-tiled kernel, which is also the whole
 //!   op (one launch) for a batch of small matrices. Per-matrix `info` as
 //!   `torch.linalg.cholesky_ex`, with no host synchronisation.
 //! - [`solve_triangular()`]: torch.linalg.solve_triangular (left or right, upper or lower, unit
-//!   diagonal), recursive on GEMM with a substitution kernel at the leaves.
+//!   diagonal), recursive on GEMM; its leaves multiply by the inverses of the diagonal blocks
+//!   (all formed in one launch first).
 //! - [`cholesky_solve()`] and [`cholesky_inverse()`]: torch.cholesky_solve / cholesky_inverse.
 //!
 //! Storage: every matrix argument is a [`MatrixRef`] — `batch` matrices of one strided
