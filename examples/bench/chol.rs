@@ -122,7 +122,6 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         };
         let checksum: f64 = a.iter().map(|&x| x as f64).sum();
         let ha = client.create_from_slice(f32::as_bytes(&a));
-        let elems = batch * n * n;
         let (nf, kf, bf) = (n as f64, k as f64, batch as f64);
         let mut resid = None;
         let (timed, flops, bytes): (Box<dyn FnMut()>, f64, f64) = match op {
@@ -247,19 +246,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
             resid,
             passes,
         };
-        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2e}"));
-        println!(
-            "{:<34} {:>10.4} {:>10.4} {:>9.1} {:>9.1} {:>10} {:>10}{}",
-            name,
-            rec.ours_ms,
-            rec.ours_wall_ms,
-            rec.gbps,
-            rec.gflops,
-            "-",
-            f(resid),
-            if passes == Some(false) { "  FAIL" } else { "" }
-        );
-        let _ = elems;
+        super::print_row(&rec);
         out.push(rec);
     }
     out

@@ -100,6 +100,26 @@ struct Record {
     passes: Option<bool>,
 }
 
+/// One line of the results table (the JSON holds the rest).
+fn print_row(rec: &Record) {
+    let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2e}"));
+    println!(
+        "{:<34} {:>10.4} {:>10.4} {:>9.1} {:>9.1} {:>10} {:>10}{}",
+        rec.name,
+        rec.ours_ms,
+        rec.ours_wall_ms,
+        rec.gbps,
+        rec.gflops,
+        f(rec.orth),
+        f(rec.resid),
+        if rec.passes == Some(false) {
+            "  FAIL"
+        } else {
+            ""
+        }
+    );
+}
+
 struct Case {
     batch: usize,
     m: usize,
@@ -232,18 +252,7 @@ fn main() {
             resid,
             passes,
         };
-        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2e}"));
-        println!(
-            "{:<34} {:>10.4} {:>10.4} {:>9.1} {:>9.1} {:>10} {:>10}{}",
-            name,
-            rec.ours_ms,
-            rec.ours_wall_ms,
-            rec.gbps,
-            rec.gflops,
-            f(orth),
-            f(resid),
-            if passes == Some(false) { "  FAIL" } else { "" }
-        );
+        print_row(&rec);
         records.push(rec);
     }
     let ctx = Bench {

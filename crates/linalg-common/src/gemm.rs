@@ -346,62 +346,10 @@ fn gemm_kernel<F: Float>(
     let mut pa = Array::<F>::new(na);
     let mut pb = Array::<F>::new(nbb);
     // A window: big_m rows × bk columns at (row0, k0); B window: bk rows × big_n at (k0, col0).
-    load_window(
-        a,
-        a_base,
-        sa.rs,
-        sa.cs,
-        row0,
-        0,
-        dims.m,
-        dims.k,
-        &mut pa,
-        unit,
-        big_m,
-        bk,
-        units,
-        !layout.a_col_major,
-        cfg.unroll,
+    fetch_tiles(
+        a, b, a_base, b_base, &sa, &sb, &dims, row0, col0, 0, &mut pa, &mut pb, unit, cfg, layout,
     );
-    load_window(
-        b,
-        b_base,
-        sb.rs,
-        sb.cs,
-        0,
-        col0,
-        dims.k,
-        dims.n,
-        &mut pb,
-        unit,
-        bk,
-        big_n,
-        units,
-        !layout.b_col_major,
-        cfg.unroll,
-    );
-    store_window(
-        &pa,
-        &mut sh_a,
-        unit,
-        big_m,
-        bk,
-        units,
-        !layout.a_col_major,
-        true,
-        cfg.unroll,
-    );
-    store_window(
-        &pb,
-        &mut sh_b,
-        unit,
-        bk,
-        big_n,
-        units,
-        !layout.b_col_major,
-        false,
-        cfg.unroll,
-    );
+    stash_tiles(&pa, &pb, &mut sh_a, &mut sh_b, unit, cfg, layout);
     sync_cube();
 
     let mut k0 = 0usize;
@@ -409,39 +357,9 @@ fn gemm_kernel<F: Float>(
         let next = k0 + bk;
         // Uniform per cube.
         if next < dims.k {
-            load_window(
-                a,
-                a_base,
-                sa.rs,
-                sa.cs,
-                row0,
-                next,
-                dims.m,
-                dims.k,
-                &mut pa,
-                unit,
-                big_m,
-                bk,
-                units,
-                !layout.a_col_major,
-                cfg.unroll,
-            );
-            load_window(
-                b,
-                b_base,
-                sb.rs,
-                sb.cs,
-                next,
-                col0,
-                dims.k,
-                dims.n,
-                &mut pb,
-                unit,
-                bk,
-                big_n,
-                units,
-                !layout.b_col_major,
-                cfg.unroll,
+            fetch_tiles(
+                a, b, a_base, b_base, &sa, &sb, &dims, row0, col0, next, &mut pa, &mut pb, unit,
+                cfg, layout,
             );
         }
         #[unroll(cfg.unroll)]
@@ -464,28 +382,7 @@ fn gemm_kernel<F: Float>(
         }
         sync_cube();
         if next < dims.k {
-            store_window(
-                &pa,
-                &mut sh_a,
-                unit,
-                big_m,
-                bk,
-                units,
-                !layout.a_col_major,
-                true,
-                cfg.unroll,
-            );
-            store_window(
-                &pb,
-                &mut sh_b,
-                unit,
-                bk,
-                big_n,
-                units,
-                !layout.b_col_major,
-                false,
-                cfg.unroll,
-            );
+            stash_tiles(&pa, &pb, &mut sh_a, &mut sh_b, unit, cfg, layout);
         }
         sync_cube();
         k0 = next;
@@ -514,6 +411,100 @@ fn gemm_kernel<F: Float>(
             }
         }
     }
+}
+
+/// Load this unit's share of the A window (tile_m rows × tile_k columns at (row0, k0)) and the
+/// B window (tile_k × tile_n at (k0, col0)) into registers.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn fetch_tiles<F: Float>(
+    a: &[F],
+    b: &[F],
+    a_base: usize,
+    b_base: usize,
+    sa: &Strides,
+    sb: &Strides,
+    dims: &MatArgs,
+    row0: usize,
+    col0: usize,
+    k0: usize,
+    pa: &mut Array<F>,
+    pb: &mut Array<F>,
+    unit: usize,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    load_window(
+        a,
+        a_base,
+        sa.rs,
+        sa.cs,
+        row0,
+        k0,
+        dims.m,
+        dims.k,
+        pa,
+        unit,
+        bm,
+        bk,
+        units,
+        !layout.a_col_major,
+        cfg.unroll,
+    );
+    load_window(
+        b,
+        b_base,
+        sb.rs,
+        sb.cs,
+        k0,
+        col0,
+        dims.k,
+        dims.n,
+        pb,
+        unit,
+        bk,
+        bn,
+        units,
+        !layout.b_col_major,
+        cfg.unroll,
+    );
+}
+
+/// Store the registers of [`fetch_tiles`] to the shared tiles: A as `[k][row]`, B as `[k][col]`.
+#[cube]
+fn stash_tiles<F: Float>(
+    pa: &Array<F>,
+    pb: &Array<F>,
+    sh_a: &mut Shared<[F]>,
+    sh_b: &mut Shared<[F]>,
+    unit: usize,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    store_window(
+        pa,
+        sh_a,
+        unit,
+        bm,
+        bk,
+        units,
+        !layout.a_col_major,
+        true,
+        cfg.unroll,
+    );
+    store_window(
+        pb,
+        sh_b,
+        unit,
+        bk,
+        bn,
+        units,
+        !layout.b_col_major,
+        false,
+        cfg.unroll,
+    );
 }
 
 /// Load this unit's share of a `rows × cols` window at (r0, c0) of a strided matrix (zeros past
