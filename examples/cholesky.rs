@@ -3,7 +3,7 @@
 //!
 //! cargo run --release --example cholesky -- [--n 512] [--batch 4] [--rhs 16] [--upper]
 //!                                            [--device cuda|cpu] [--seed 1] [--samples 10]
-use cholesky_kernels::{CholeskyParams, MatrixRef, View, cholesky_solve, potrf};
+use cholesky_kernels::{CholeskyParams, MatrixRef, cholesky_solve, potrf};
 use cubecl::prelude::*;
 use linalg_common::matgen::spd_from_factor;
 use linalg_common::reference::{cholesky_bound, cholesky_residual};
@@ -37,11 +37,7 @@ fn main() {
         a.extend(spd_from_factor(n, kappa, seed * 1000 + b as u64).0);
     }
     let ha = client.create_from_slice(f32::as_bytes(&a));
-    let am = MatrixRef {
-        handle: &ha,
-        batch,
-        view: View::contiguous(n, n),
-    };
+    let am = MatrixRef::dense(&ha, batch, n, n);
     let params = CholeskyParams::default();
     let out = potrf(&client, am, upper, &params).unwrap_or_else(|e| {
         eprintln!("error: {e}");
@@ -79,16 +75,8 @@ fn main() {
     );
     let rhs = uniform_vec(seed + 7, batch * n * k);
     let hb = client.create_from_slice(f32::as_bytes(&rhs));
-    let bm = MatrixRef {
-        handle: &hb,
-        batch,
-        view: View::contiguous(n, k),
-    };
-    let lm = MatrixRef {
-        handle: &lh,
-        batch,
-        view: View::contiguous(n, n),
-    };
+    let bm = MatrixRef::dense(&hb, batch, n, k);
+    let lm = MatrixRef::dense(&lh, batch, n, n);
     let x = cholesky_solve(&client, bm, lm, upper, &params)
         .and_then(|o| o.read(&client))
         .expect("solve");

@@ -55,7 +55,7 @@ fn unknown_device_names_are_errors() {
 #[test]
 fn default_device_cholesky_and_solve() {
     use cubecl::prelude::*;
-    use qrchol::cholesky_kernels::{CholeskyParams, MatrixRef, View, cholesky_solve, potrf};
+    use qrchol::cholesky_kernels::{CholeskyParams, MatrixRef, cholesky_solve, potrf};
     use qrchol::linalg_common::matgen::spd_from_factor;
     use qrchol::linalg_common::reference::{cholesky_bound, cholesky_residual};
     let client = default_device().expect("a runtime").client();
@@ -64,11 +64,7 @@ fn default_device_cholesky_and_solve() {
         .flat_map(|b| spd_from_factor(n, 1e3, 60 + b as u64).0)
         .collect();
     let ha = client.create_from_slice(f32::as_bytes(&a));
-    let am = MatrixRef {
-        handle: &ha,
-        batch,
-        view: View::contiguous(n, n),
-    };
+    let am = MatrixRef::dense(&ha, batch, n, n);
     let p = CholeskyParams::default();
     let out = potrf(&client, am, false, &p).unwrap();
     let lh = out.l.clone();
@@ -95,11 +91,7 @@ fn default_device_cholesky_and_solve() {
         }
     }
     let hb = client.create_from_slice(f32::as_bytes(&bvec));
-    let bm = MatrixRef {
-        handle: &hb,
-        batch,
-        view: View::contiguous(n, k),
-    };
+    let bm = MatrixRef::dense(&hb, batch, n, k);
     let lm = MatrixRef { handle: &lh, ..am };
     let x = cholesky_solve(&client, bm, lm, false, &p)
         .unwrap()

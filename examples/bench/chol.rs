@@ -66,11 +66,7 @@ fn cases(quick: bool) -> Vec<(Op, usize, usize, usize)> {
 }
 
 fn factor(client: &Client, h: &cubecl::server::Handle, batch: usize, n: usize) -> CholeskyOutput {
-    let a = MatrixRef {
-        handle: h,
-        batch,
-        view: View::contiguous(n, n),
-    };
+    let a = MatrixRef::dense(h, batch, n, n);
     potrf(client, a, false, &CholeskyParams::default()).expect("potrf")
 }
 
@@ -156,16 +152,8 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                 let lh = l.l.clone();
                 let tri = matches!(op, Op::SolveTriangular);
                 let run = move |client: &Client| {
-                    let lm = MatrixRef {
-                        handle: &lh,
-                        batch,
-                        view: View::contiguous(n, n),
-                    };
-                    let bm = MatrixRef {
-                        handle: &hb,
-                        batch,
-                        view: View::contiguous(n, k),
-                    };
+                    let lm = MatrixRef::dense(&lh, batch, n, n);
+                    let bm = MatrixRef::dense(&hb, batch, n, k);
                     let p = CholeskyParams::default();
                     if tri {
                         solve_triangular(client, lm, bm, false, true, false, &p)
@@ -314,11 +302,7 @@ pub fn gemm_sweep(client: &Client, samples: usize) {
             ..CholeskyParams::default()
         };
         let (d, w) = measure(client, samples.min(5), 0.05, || {
-            let m = MatrixRef {
-                handle: &hs,
-                batch: 1,
-                view: View::contiguous(n, n),
-            };
+            let m = MatrixRef::dense(&hs, 1, n, n);
             let _ = potrf(client, m, false, &params).expect("potrf");
         });
         println!(
@@ -426,11 +410,7 @@ pub fn chol_sweep(client: &Client, samples: usize) {
                         print!(" {:>10}", "-");
                         continue;
                     }
-                    let m = MatrixRef {
-                        handle: h,
-                        batch: b,
-                        view: View::contiguous(n, n),
-                    };
+                    let m = MatrixRef::dense(h, b, n, n);
                     let (d, w) = measure(client, samples, 0.05, || {
                         let _ = potrf(client, m, false, &params).expect("potrf");
                     });

@@ -53,6 +53,15 @@ pub struct MatrixRef<'a> {
 }
 
 impl<'a> MatrixRef<'a> {
+    /// `batch` contiguous row-major rows×cols matrices.
+    pub fn dense(handle: &'a Handle, batch: usize, rows: usize, cols: usize) -> Self {
+        Self {
+            handle,
+            batch,
+            view: View::contiguous(rows, cols),
+        }
+    }
+
     /// A contiguous row-major `[rows, cols]` or `[batch, rows, cols]` buffer.
     pub fn contiguous(
         handle: &'a Handle,
@@ -69,11 +78,7 @@ impl<'a> MatrixRef<'a> {
                 });
             }
         };
-        Ok(Self {
-            handle,
-            batch,
-            view: View::contiguous(rows, cols),
-        })
+        Ok(Self::dense(handle, batch, rows, cols))
     }
 
     /// Buffer length in f32 elements.
@@ -176,15 +181,30 @@ pub(crate) fn split(n: usize, nb: usize) -> usize {
     if h >= n { nb } else { h }
 }
 
-/// Indices of the matrices whose flag is set.
-pub(crate) fn flagged(client: &Client, flags: Handle) -> Result<Vec<usize>, CholeskyError> {
+/// Synchronise on the per-matrix non-finite flags: an error naming the flagged matrices.
+pub(crate) fn check_flags(client: &Client, flags: Handle) -> Result<(), CholeskyError> {
     let bytes = client.read_one(flags).map_err(device_error)?;
-    Ok(u32::from_bytes(&bytes)
+    let batches: Vec<usize> = u32::from_bytes(&bytes)
         .iter()
         .enumerate()
         .filter(|(_, f)| **f != 0)
         .map(|(i, _)| i)
-        .collect())
+        .collect();
+    if batches.is_empty() {
+        Ok(())
+    } else {
+        Err(CholeskyError::NonFinite { batches })
+    }
+}
+
+/// The first `len` values of a device buffer.
+pub(crate) fn read_prefix<T: cubecl::CubeElement>(
+    client: &Client,
+    handle: Handle,
+    len: usize,
+) -> Result<Vec<T>, CholeskyError> {
+    let bytes = client.read_one(handle).map_err(device_error)?;
+    Ok(T::from_bytes(&bytes)[..len].to_vec())
 }
 
 pub(crate) fn device_error(e: cubecl::server::ServerError) -> CholeskyError {

@@ -13,7 +13,7 @@ use crate::config::{LeafConfig, LeafStage};
 use crate::copy::{CopyConfig, launch_copy};
 use crate::syrk::syrk_rec;
 use crate::trsm::{BlockInverses, trsm_rec};
-use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, device_error, flagged, split};
+use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -44,15 +44,9 @@ impl CholeskyOutput {
     /// Synchronise and read the factor and `info`; non-finite input becomes
     /// [`CholeskyError::NonFinite`] (a failed factorization does not: that is `info`).
     pub fn read(self, client: &Client) -> Result<HostCholesky, CholeskyError> {
-        let bad = flagged(client, self.nonfinite)?;
-        if !bad.is_empty() {
-            return Err(CholeskyError::NonFinite { batches: bad });
-        }
-        let len = self.batch * self.n * self.n;
-        let l = f32::from_bytes(&client.read_one(self.l).map_err(device_error)?)[..len].to_vec();
-        let info = u32::from_bytes(&client.read_one(self.info).map_err(device_error)?)
-            [..self.batch]
-            .to_vec();
+        check_flags(client, self.nonfinite)?;
+        let l = read_prefix(client, self.l, self.batch * self.n * self.n)?;
+        let info = read_prefix(client, self.info, self.batch)?;
         Ok(HostCholesky {
             l,
             info,

@@ -11,9 +11,8 @@
 use crate::config::LeafStage;
 use crate::copy::{CopyConfig, launch_copy};
 use crate::potrf::launch_leaf;
-use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, device_error, flagged, split};
+use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
 use cubecl::client::Client;
-use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{GemmOp, Operand, View};
 
@@ -40,14 +39,9 @@ pub struct HostSolve {
 impl SolveOutput {
     /// Synchronise and read X; non-finite input becomes [`CholeskyError::NonFinite`].
     pub fn read(self, client: &Client) -> Result<HostSolve, CholeskyError> {
-        let bad = flagged(client, self.nonfinite)?;
-        if !bad.is_empty() {
-            return Err(CholeskyError::NonFinite { batches: bad });
-        }
-        let len = self.batch * self.rows * self.cols;
-        let bytes = client.read_one(self.x).map_err(device_error)?;
+        check_flags(client, self.nonfinite)?;
         Ok(HostSolve {
-            x: f32::from_bytes(&bytes)[..len].to_vec(),
+            x: read_prefix(client, self.x, self.batch * self.rows * self.cols)?,
             batch: self.batch,
             rows: self.rows,
             cols: self.cols,
