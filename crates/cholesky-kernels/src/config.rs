@@ -136,19 +136,7 @@ impl CholeskyLaunch {
         };
         let gemm_big = match params.gemm_big {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
-            None if hw.max_units_per_cube >= 256 => GemmLaunch::with_config(
-                hw,
-                GemmConfig {
-                    units_x: 16,
-                    units_y: 16,
-                    tm: 8,
-                    tn: 8,
-                    tile_k: 8,
-                    unroll: true,
-                },
-            )
-            .unwrap_or(gemm),
-            None => gemm,
+            None => GemmLaunch::big(hw).unwrap_or(gemm),
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
         (syrk_leaf >= 1).then_some(Self {
@@ -180,8 +168,8 @@ impl CholeskyLaunch {
         }
     }
 
-    pub(crate) fn max_units(&self) -> usize {
-        self.hw.max_units_per_cube
+    pub(crate) fn hw(&self) -> &Hardware {
+        &self.hw
     }
 
     pub(crate) fn max_count(&self) -> (u32, u32, u32) {

@@ -33,3 +33,14 @@ pub enum CholeskyError {
     #[error("device error: {0}")]
     Device(String),
 }
+
+impl From<linalg_common::matrix::ViewError> for CholeskyError {
+    fn from(e: linalg_common::matrix::ViewError) -> Self {
+        use linalg_common::matrix::ViewError as V;
+        match e {
+            V::WrongRank { name, rank } => Self::WrongRank { name, rank },
+            V::IndexOverflow { elements, max } => Self::IndexOverflow { elements, max },
+            V::BufferTooSmall { name, needed, got } => Self::BufferTooSmall { name, needed, got },
+        }
+    }
+}

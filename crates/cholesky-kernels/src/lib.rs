@@ -24,7 +24,6 @@
 //! is not an error: its `info` is the 1-based order of the first failing leading minor, and its
 //! factor is not meaningful past that column; the other matrices of the batch are unaffected.
 mod config;
-mod copy;
 mod error;
 pub mod potrf;
 mod solve;
@@ -34,6 +33,7 @@ pub mod trsm;
 pub use config::{CholeskyLaunch, CholeskyParams, LeafConfig, LeafStage};
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;
+pub use linalg_common::matrix::MatrixRef;
 pub use potrf::{CholeskyOutput, HostCholesky, potrf, potrf_host};
 pub use solve::{cholesky_inverse, cholesky_solve};
 pub use trsm::{HostSolve, SolveOutput, solve_triangular};
@@ -41,90 +41,19 @@ pub use trsm::{HostSolve, SolveOutput, solve_triangular};
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use linalg_common::gemm::Operand;
 use linalg_common::launch::Hardware;
 
-/// `batch` matrices laid out as `view` in `handle` (f32).
-#[derive(Clone, Copy, Debug)]
-pub struct MatrixRef<'a> {
-    pub handle: &'a Handle,
-    pub batch: usize,
-    pub view: View,
-}
-
-impl<'a> MatrixRef<'a> {
-    /// `batch` contiguous row-major rows×cols matrices.
-    pub fn dense(handle: &'a Handle, batch: usize, rows: usize, cols: usize) -> Self {
-        Self {
-            handle,
-            batch,
-            view: View::contiguous(rows, cols),
-        }
+/// The square order of `m` after validating it.
+pub(crate) fn square(m: &MatrixRef, name: &'static str) -> Result<usize, CholeskyError> {
+    m.validate(name)?;
+    if m.view.rows != m.view.cols {
+        return Err(CholeskyError::NotSquare {
+            name,
+            rows: m.view.rows,
+            cols: m.view.cols,
+        });
     }
-
-    /// A contiguous row-major `[rows, cols]` or `[batch, rows, cols]` buffer.
-    pub fn contiguous(
-        handle: &'a Handle,
-        shape: &[usize],
-        name: &'static str,
-    ) -> Result<Self, CholeskyError> {
-        let (batch, rows, cols) = match *shape {
-            [r, c] => (1, r, c),
-            [b, r, c] => (b, r, c),
-            _ => {
-                return Err(CholeskyError::WrongRank {
-                    name,
-                    rank: shape.len(),
-                });
-            }
-        };
-        Ok(Self::dense(handle, batch, rows, cols))
-    }
-
-    /// Buffer length in f32 elements.
-    pub fn len(&self) -> usize {
-        (self.handle.size() / 4) as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.batch == 0 || self.view.rows == 0 || self.view.cols == 0
-    }
-
-    pub(crate) fn operand(&self) -> Operand<'a> {
-        Operand::new(self.handle, self.len(), self.view)
-    }
-
-    /// The view lies inside the buffer and inside the 32-bit index range.
-    pub(crate) fn validate(&self, name: &'static str) -> Result<(), CholeskyError> {
-        let needed = self.view.extent(self.batch);
-        let max = u32::MAX as usize;
-        if needed > max {
-            return Err(CholeskyError::IndexOverflow {
-                elements: needed,
-                max,
-            });
-        }
-        if !self.is_empty() && needed > self.len() {
-            return Err(CholeskyError::BufferTooSmall {
-                name,
-                needed,
-                got: self.len(),
-            });
-        }
-        Ok(())
-    }
-
-    pub(crate) fn square(&self, name: &'static str) -> Result<usize, CholeskyError> {
-        self.validate(name)?;
-        if self.view.rows != self.view.cols {
-            return Err(CholeskyError::NotSquare {
-                name,
-                rows: self.view.rows,
-                cols: self.view.cols,
-            });
-        }
-        Ok(self.view.rows)
-    }
+    Ok(m.view.rows)
 }
 
 /// The launch context of one op.

@@ -14,7 +14,7 @@ pub fn cholesky_solve(
     upper: bool,
     params: &CholeskyParams,
 ) -> Result<SolveOutput, CholeskyError> {
-    let n = l.square("l")?;
+    let n = crate::square(&l, "l")?;
     b.validate("b")?;
     if b.view.rows != n {
         return Err(CholeskyError::ShapeMismatch {
@@ -36,7 +36,7 @@ pub fn cholesky_inverse(
     upper: bool,
     params: &CholeskyParams,
 ) -> Result<SolveOutput, CholeskyError> {
-    l.square("l")?;
+    crate::square(&l, "l")?;
     let batch = l.batch;
     solve_with_factor(client, l, l, upper, params, batch, true)
 }

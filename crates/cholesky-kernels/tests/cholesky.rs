@@ -234,7 +234,7 @@ pub fn nonfinite_and_errors(client: &Client) {
         })
     ));
     assert!(matches!(
-        MatrixRef::contiguous(&h, &[12], "a"),
+        MatrixRef::contiguous(&h, &[12], "a").map_err(CholeskyError::from),
         Err(CholeskyError::WrongRank { rank: 1, .. })
     ));
     // Runtimes round allocations up (12 values: 16 on the CPU runtime, more on CUDA), so the

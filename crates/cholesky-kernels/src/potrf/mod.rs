@@ -10,13 +10,13 @@
 mod leaf;
 
 use crate::config::{LeafConfig, LeafStage};
-use crate::copy::{CopyConfig, launch_copy};
 use crate::syrk::syrk_rec;
 use crate::trsm::{BlockInverses, trsm_rec};
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
+use linalg_common::copy::{CopyConfig, launch_copy};
 use linalg_common::gemm::{Operand, StridesLaunch, View, batch_grid};
 
 /// Device result of [`potrf`]: the factor `[batch, n, n]` contiguous, `info` (u32 per matrix:
@@ -63,7 +63,7 @@ pub fn potrf(
     upper: bool,
     params: &CholeskyParams,
 ) -> Result<CholeskyOutput, CholeskyError> {
-    let n = a.square("a")?;
+    let n = crate::square(&a, "a")?;
     let batch = a.batch;
     let ctx = Ctx::new(client, params, batch)?;
     ctx.check_grid(n, n)?;
@@ -110,7 +110,9 @@ pub fn potrf(
         skip_diag: false,
     };
     launch_copy(
-        &ctx,
+        ctx.client,
+        ctx.launch.hw(),
+        ctx.batch,
         (src.handle, src.len, src.view),
         (&work.0, work.1, dense),
         &nonfinite,
@@ -124,7 +126,9 @@ pub fn potrf(
     potrf_rec(&ctx, w, 0, &inv, &info, &nonfinite);
     if upper {
         launch_copy(
-            &ctx,
+            ctx.client,
+            ctx.launch.hw(),
+            ctx.batch,
             (&work.0, work.1, dense),
             (&out.0, out.1, dst.view),
             &nonfinite,

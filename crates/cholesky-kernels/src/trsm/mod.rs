@@ -9,11 +9,11 @@
 //! solve X·A = B is Aᵀ·Xᵀ = Bᵀ: the same core on transposed views (free: strides). Only T's
 //! triangle is read.
 use crate::config::LeafStage;
-use crate::copy::{CopyConfig, launch_copy};
 use crate::potrf::launch_leaf;
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
 use cubecl::client::Client;
 use cubecl::server::Handle;
+use linalg_common::copy::{CopyConfig, launch_copy};
 use linalg_common::gemm::{GemmOp, Operand, View};
 
 /// Device result of a solve: X `[batch, rows, cols]` contiguous, and a per-matrix non-finite
@@ -63,7 +63,7 @@ pub fn solve_triangular(
     unit_diagonal: bool,
     params: &CholeskyParams,
 ) -> Result<SolveOutput, CholeskyError> {
-    let n = a.square("a")?;
+    let n = crate::square(&a, "a")?;
     b.validate("b")?;
     let (batch, a) = broadcast(a, b.batch)?;
     let solved_dim = if left { b.view.rows } else { b.view.cols };
@@ -135,7 +135,9 @@ pub(crate) fn copy_rhs(ctx: &Ctx, b: &MatrixRef, identity: bool) -> ((Handle, us
     let x = ctx.buffer(ctx.batch * rows * cols);
     let flags = ctx.flags();
     launch_copy(
-        ctx,
+        ctx.client,
+        ctx.launch.hw(),
+        ctx.batch,
         (b.handle, b.len(), b.view),
         (&x.0, x.1, View::contiguous(rows, cols)),
         &flags,
@@ -161,7 +163,9 @@ pub(crate) fn check_triangle(
 ) {
     let v = if upper { a.view.t() } else { a.view };
     launch_copy(
-        ctx,
+        ctx.client,
+        ctx.launch.hw(),
+        ctx.batch,
         (a.handle, a.len(), v),
         (a.handle, a.len(), v),
         flags,

@@ -1,13 +1,14 @@
-//! Elementwise stage shared by the ops: copy a (triangle of a) strided view into another view,
-//! flag non-finite values per matrix, or write identity matrices.
-use crate::Ctx;
+//! Elementwise stage shared by the ops of both kernel crates: copy a (triangle of a) strided
+//! view into another view, flag non-finite values per matrix, or write identity matrices.
+use crate::gemm::{Strides, StridesLaunch, View, batch_grid};
+use crate::launch::Hardware;
+use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use linalg_common::gemm::{Strides, StridesLaunch, View, batch_grid};
 
 /// What the copy kernel does (comptime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct CopyConfig {
+pub struct CopyConfig {
     /// Read only j ≤ i; write zeros above the diagonal (when `write`).
     pub lower: bool,
     /// With `lower`: skip the diagonal too (a unit-diagonal triangle is never read there).
@@ -22,16 +23,28 @@ pub(crate) struct CopyConfig {
 
 const UNITS: usize = 256;
 
-/// Run the copy over `batch` matrices of `src`'s shape (`dst` has the same shape).
-pub(crate) fn launch_copy(
-    ctx: &Ctx,
+impl CopyConfig {
+    /// Every element, no check.
+    pub const PLAIN: Self = Self {
+        lower: false,
+        skip_diag: false,
+        write: true,
+        check: false,
+        identity: false,
+    };
+}
+
+/// Run the copy over `batch` matrices of `dst`'s shape (`src` has the same shape).
+pub fn launch_copy(
+    client: &Client,
+    hw: &Hardware,
+    batch: usize,
     src: (&Handle, usize, View),
     dst: (&Handle, usize, View),
     flags: &Handle,
     cfg: CopyConfig,
 ) {
-    let (client, batch) = (ctx.client, ctx.batch);
-    let (max_units, max_count) = (ctx.launch.max_units(), ctx.launch.max_count());
+    let (max_units, max_count) = (hw.max_units_per_cube, hw.max_cube_count);
     let (rows, cols) = (dst.2.rows, dst.2.cols);
     let count = rows * cols;
     if count == 0 || batch == 0 {

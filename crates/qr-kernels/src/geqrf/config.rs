@@ -1,0 +1,159 @@
+//! Knobs of the blocked QR ops and the one hardware check.
+use linalg_common::gemm::{GemmConfig, GemmLaunch, batch_grid};
+use linalg_common::launch::Hardware;
+
+/// Tuning knobs. `None` takes the recommended value ([`QrLaunch::new`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QrParams {
+    /// Panel width nb: columns factored by one panel launch, and the inner dimension of the
+    /// trailing-update GEMMs. 1 ≤ nb ≤ 64. Default 32.
+    pub panel: Option<usize>,
+    /// Row groups of the panel kernel on GPUs (units = row groups × min(nb, 32)). Default 16.
+    pub panel_rows: Option<usize>,
+    /// GEMM tiling; default [`GemmLaunch::new`]'s.
+    pub gemm: Option<GemmConfig>,
+    /// GEMM tiling for updates whose result has at least `big_from` rows and columns; default
+    /// [`GemmLaunch::big`] on GPUs.
+    pub gemm_big: Option<GemmConfig>,
+    /// See `gemm_big`. Default 1024.
+    pub big_from: Option<usize>,
+    /// Stage panels in shared memory when they fit (default true; false: always work in
+    /// global memory, the path of panels too tall to stage).
+    pub stage: Option<bool>,
+    /// [`crate::qr()`] takes the TSQR path for n ≤ `tsqr_max_cols` (0: never) …
+    pub tsqr_max_cols: Option<usize>,
+    /// … and m ≥ `tsqr_min_ratio`·n.
+    pub tsqr_min_ratio: Option<usize>,
+}
+
+/// Comptime shape of the panel kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PanelConfig {
+    /// Panel width (the launch's w ≤ nb columns are used).
+    pub nb: usize,
+    /// Units along the columns (nb is a multiple) and row groups; a unit owns columns
+    /// tx + c·gx and rows ty + t·gy.
+    pub gx: usize,
+    pub gy: usize,
+    /// Rows of the panel staged in shared memory (≥ the launch's p); 0: work in global memory.
+    pub rows_cap: usize,
+    /// Factor the panel (else the reflectors and tau are given and only V and U are formed).
+    pub factor: bool,
+    /// U = V·Tᵀ (applies Qᵀ) instead of V·T (applies Q).
+    pub trans: bool,
+    pub unroll: bool,
+}
+
+impl PanelConfig {
+    pub fn units(&self) -> usize {
+        self.gx * self.gy
+    }
+
+    /// Shared memory the kernel allocates, in bytes.
+    pub fn shared_bytes(&self) -> usize {
+        let nb = self.nb;
+        4 * (self.rows_cap.max(1) * nb + self.gy * nb + 4 * nb + nb * (nb + 1))
+    }
+}
+
+/// Everything a launch needs, checked against the device once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QrLaunch {
+    pub nb: usize,
+    /// The panel kernel's unit grid (gx, gy).
+    pub grid: (usize, usize),
+    pub gemm: GemmLaunch,
+    pub gemm_big: GemmLaunch,
+    pub big_from: usize,
+    pub stage: bool,
+    pub hw: Hardware,
+}
+
+impl QrLaunch {
+    /// The launch for this device, or `None` when it cannot run these parameters.
+    pub fn new(hw: &Hardware, params: &QrParams) -> Option<Self> {
+        let nb = params.panel.unwrap_or(32);
+        if nb == 0 || nb > 64 {
+            return None;
+        }
+        let grid = if hw.max_units_per_cube >= 256 {
+            let gx = nb.min(32);
+            (gx, params.panel_rows.unwrap_or(16).max(1))
+        } else {
+            // CPU runtime: a few units per cube.
+            let gx = if nb.is_multiple_of(2) {
+                hw.max_units_per_cube.clamp(1, 2)
+            } else {
+                1
+            };
+            (gx, 1)
+        };
+        if !nb.is_multiple_of(grid.0) || grid.0 * grid.1 > hw.max_units_per_cube {
+            return None;
+        }
+        let gemm = match params.gemm {
+            Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
+            None => GemmLaunch::new(hw)?,
+        };
+        let gemm_big = match params.gemm_big {
+            Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
+            None => GemmLaunch::big(hw).unwrap_or(gemm),
+        };
+        let launch = Self {
+            nb,
+            grid,
+            gemm,
+            gemm_big,
+            big_from: params.big_from.unwrap_or(1024),
+            stage: params.stage.unwrap_or(true),
+            hw: *hw,
+        };
+        (launch.panel(0, true, true).shared_bytes() <= hw.max_shared_bytes).then_some(launch)
+    }
+
+    /// The panel kernel for panels of p rows: staged in shared memory when they fit (row
+    /// capacity rounded up to a quarter octave, so few variants compile), else in global memory.
+    pub fn panel(&self, p: usize, factor: bool, trans: bool) -> PanelConfig {
+        let (gx, gy) = self.grid;
+        let mut cfg = PanelConfig {
+            nb: self.nb,
+            gx,
+            gy,
+            rows_cap: 0,
+            factor,
+            trans,
+            unroll: self.hw.max_units_per_cube >= 256,
+        };
+        if p > 0 && self.stage {
+            let step = (p.next_power_of_two() / 4).max(8);
+            let staged = PanelConfig {
+                rows_cap: p.div_ceil(step) * step,
+                ..cfg
+            };
+            if staged.shared_bytes() <= self.hw.max_shared_bytes {
+                cfg = staged;
+            }
+        }
+        cfg
+    }
+
+    /// The GEMM for an update whose result is rows × cols.
+    pub(crate) fn gemm_for(&self, rows: usize, cols: usize) -> &GemmLaunch {
+        if rows >= self.big_from && cols >= self.big_from {
+            &self.gemm_big
+        } else {
+            &self.gemm
+        }
+    }
+
+    /// Whether every launch on `batch` matrices of up to rows × cols fits the grid limits.
+    pub(crate) fn fits(&self, rows: usize, cols: usize, batch: usize) -> bool {
+        let max = self.hw.max_cube_count;
+        let (_, _, bz) = batch_grid(batch, max);
+        let elems = rows.max(1) * cols.max(1);
+        bz <= max.2 as usize
+            && elems.div_ceil(256) <= max.0 as usize
+            && self.gemm.fits(rows, cols, batch)
+            && self.gemm_big.fits(rows, cols, batch)
+    }
+}

@@ -1,0 +1,244 @@
+//! Blocked Householder QR in the compact (H, τ) form of LAPACK `sgeqrf` / `torch.geqrf`, and
+//! the ops on that form: [`householder_product`] (`sorgqr`, forms Q) and [`apply_q`] (`sormqr`,
+//! multiplies by Q or Qᵀ without forming it). Batched, f32, any m and n.
+//!
+//! Storage: H `[batch, m, n]` holds R on and above the diagonal and the Householder vectors
+//! below it (leading 1 implicit); τ `[batch, min(m, n)]`; A = Q·R with
+//! Q = H_1·H_2⋯H_k, H_j = I − τ_j·v_j·v_jᵀ. Reflectors follow `slarfg`: β = −sign(α)·‖x‖ and
+//! τ = 0 (H_j = I) when the part below the diagonal is exactly zero, so rank-deficient and
+//! zero columns give no NaN.
+//!
+//! Algorithm, per panel of nb columns (one launch for the whole batch each step): the panel
+//! kernel ([`panel`]) factors the p × nb panel in one cube per matrix (staged in shared memory
+//! when it fits) and forms the compact-WY factor T with V and U = V·Tᵀ; the trailing columns
+//! are then updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]). householder_product applies
+//! the panels' block reflectors to the identity last to first; apply_q applies them to C in
+//! the order the side and transpose call for.
+//!
+//! Errors: shapes and buffers are checked before any launch ([`QrError`]); NaN or infinite
+//! input is flagged per matrix on the device and becomes [`QrError::NonFinite`] on read.
+mod config;
+mod panel;
+mod q;
+mod update;
+
+pub use config::{PanelConfig, QrLaunch, QrParams};
+pub(crate) use q::form_q;
+pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
+
+use crate::error::{QrError, device_error};
+use cubecl::client::Client;
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+use linalg_common::copy::{CopyConfig, launch_copy};
+use linalg_common::gemm::{Operand, View};
+use linalg_common::launch::Hardware;
+use linalg_common::matrix::MatrixRef;
+use update::{Reflectors, TauRef};
+
+/// The launch context of one op.
+pub(crate) struct Ctx<'a> {
+    pub client: &'a Client,
+    pub launch: QrLaunch,
+    pub batch: usize,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(
+        client: &'a Client,
+        params: &QrParams,
+        batch: usize,
+        rows: usize,
+        cols: usize,
+    ) -> Result<Self, QrError> {
+        let hw = Hardware::of(client);
+        let launch = QrLaunch::new(&hw, params)
+            .ok_or_else(|| QrError::Unsupported(format!("{params:?} on {hw:?}")))?;
+        if !launch.fits(rows, cols, batch) {
+            return Err(QrError::Unsupported(format!(
+                "a grid for {batch} matrices of {rows}×{cols}"
+            )));
+        }
+        Ok(Self {
+            client,
+            launch,
+            batch,
+        })
+    }
+
+    /// An uninitialised f32 buffer of `len` elements (at least one).
+    pub(crate) fn buffer(&self, len: usize) -> (Handle, usize) {
+        (self.client.empty(len.max(1) * 4), len.max(1))
+    }
+
+    /// A zeroed u32 per matrix.
+    pub(crate) fn flags(&self) -> Handle {
+        self.client
+            .create_from_slice(u32::as_bytes(&vec![0u32; self.batch.max(1)]))
+    }
+
+    /// Copy `src` into `dst` (same shape), flagging non-finite values per matrix.
+    pub(crate) fn copy(&self, src: Operand, dst: Operand, flags: &Handle, cfg: CopyConfig) {
+        launch_copy(
+            self.client,
+            &self.launch.hw,
+            self.batch,
+            (src.handle, src.len, src.view),
+            (dst.handle, dst.len, dst.view),
+            flags,
+            cfg,
+        );
+    }
+}
+
+/// Device result of [`geqrf`]: H `[batch, m, n]` and τ `[batch, min(m, n)]`, contiguous, and a
+/// per-matrix non-finite flag. Nothing synchronised yet.
+#[derive(Debug, Clone)]
+pub struct GeqrfOutput {
+    pub h: Handle,
+    pub tau: Handle,
+    pub nonfinite: Handle,
+    pub batch: usize,
+    pub m: usize,
+    pub n: usize,
+}
+
+/// Host copy of a [`geqrf`] result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostGeqrf {
+    pub h: Vec<f32>,
+    pub tau: Vec<f32>,
+    pub batch: usize,
+    pub m: usize,
+    pub n: usize,
+}
+
+impl GeqrfOutput {
+    /// Synchronise and read H and τ; non-finite input becomes [`QrError::NonFinite`].
+    pub fn read(self, client: &Client) -> Result<HostGeqrf, QrError> {
+        check_flags(client, self.nonfinite)?;
+        let k = self.m.min(self.n);
+        Ok(HostGeqrf {
+            h: read_prefix(client, self.h, self.batch * self.m * self.n)?,
+            tau: read_prefix(client, self.tau, self.batch * k)?,
+            batch: self.batch,
+            m: self.m,
+            n: self.n,
+        })
+    }
+
+    /// H as an argument of the other ops.
+    pub fn h_ref(&self) -> MatrixRef<'_> {
+        MatrixRef::dense(&self.h, self.batch, self.m, self.n)
+    }
+
+    /// τ as an argument of the other ops (`[batch, 1, k]`).
+    pub fn tau_ref(&self) -> MatrixRef<'_> {
+        MatrixRef::dense(&self.tau, self.batch, 1, self.m.min(self.n))
+    }
+}
+
+/// QR-factor `a` (any m, n; validated up front; launches only, no synchronisation).
+pub fn geqrf(client: &Client, a: MatrixRef, params: &QrParams) -> Result<GeqrfOutput, QrError> {
+    a.validate("a")?;
+    let (batch, m, n) = (a.batch, a.view.rows, a.view.cols);
+    let ctx = Ctx::new(client, params, batch, m, n)?;
+    let h = ctx.buffer(batch * m * n);
+    let tau = ctx.buffer(batch * m.min(n));
+    let nonfinite = ctx.flags();
+    if !a.is_empty() {
+        let dst = Operand::new(&h.0, h.1, View::contiguous(m, n));
+        let check = CopyConfig {
+            check: true,
+            ..CopyConfig::PLAIN
+        };
+        ctx.copy(a.operand(), dst, &nonfinite, check);
+        factor_in_place(&ctx, dst, &tau);
+    }
+    Ok(GeqrfOutput {
+        h: h.0,
+        tau: tau.0,
+        nonfinite,
+        batch,
+        m,
+        n,
+    })
+}
+
+/// Host convenience: upload a contiguous `[batch, m, n]` or `[m, n]` array, factor, read back.
+pub fn geqrf_host(
+    client: &Client,
+    a: &[f32],
+    shape: &[usize],
+    params: &QrParams,
+) -> Result<HostGeqrf, QrError> {
+    let needed: usize = shape.iter().product();
+    if a.len() != needed {
+        return Err(QrError::DataLength {
+            needed,
+            got: a.len(),
+        });
+    }
+    let handle = client.create_from_slice(f32::as_bytes(a));
+    let m = MatrixRef::contiguous(&handle, shape, "a")?;
+    geqrf(client, m, params)?.read(client)
+}
+
+/// Factor the contiguous m × n matrices of `h` in place, τ (k per matrix) into `tau`.
+pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
+    let (m, n) = (h.view.rows, h.view.cols);
+    let k = m.min(n);
+    let nb = ctx.launch.nb;
+    let refl = Reflectors::new(ctx, m, n);
+    let mut c0 = 0;
+    while c0 < k {
+        let w = nb.min(k - c0);
+        let p = m - c0;
+        let t = TauRef {
+            offset: c0,
+            ..tau_ref(tau, k)
+        };
+        refl.panel(ctx, h.with_view(h.view.block(c0, c0, p, w)), t, true, true);
+        let n2 = n - c0 - w;
+        if n2 > 0 {
+            refl.apply(ctx, w, h.with_view(h.view.block(c0, c0 + w, p, n2)));
+        }
+        c0 += w;
+    }
+}
+
+/// τ of a contiguous `[batch, k]` buffer as a kernel argument.
+pub(crate) fn tau_ref(tau: &(Handle, usize), k: usize) -> TauRef<'_> {
+    TauRef {
+        handle: &tau.0,
+        len: tau.1,
+        offset: 0,
+        batch_stride: k,
+    }
+}
+
+/// Synchronise on per-matrix non-finite flags.
+pub(crate) fn check_flags(client: &Client, flags: Handle) -> Result<(), QrError> {
+    let bytes = client.read_one(flags).map_err(device_error)?;
+    let batches: Vec<usize> = u32::from_bytes(&bytes)
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| **f != 0)
+        .map(|(i, _)| i)
+        .collect();
+    if batches.is_empty() {
+        Ok(())
+    } else {
+        Err(QrError::NonFinite { batches })
+    }
+}
+
+/// The first `len` values of a device buffer.
+pub(crate) fn read_prefix<T: cubecl::CubeElement>(
+    client: &Client,
+    handle: Handle,
+    len: usize,
+) -> Result<Vec<T>, QrError> {
+    let bytes = client.read_one(handle).map_err(device_error)?;
+    Ok(T::from_bytes(&bytes)[..len].to_vec())
+}

@@ -1,0 +1,345 @@
+//! The panel kernel: one cube per matrix factors a p × w panel (w ≤ nb) by Householder
+//! reflections and forms what the blocked update needs, in one launch.
+//!
+//! Factor (LAPACK `sgeqr2` + `slarft`): for column j, with α = a_jj and s = Σ_{i>j} a_ij²:
+//! s = 0 gives τ = 0 (H = I); else β = −sign(α)·√(α² + s), τ = (β − α)/β, and the reflector
+//! v = [1; a_{j+1:,j}/(α − β)] is applied to the columns right of j within the panel:
+//! a_k −= τ·v·(vᵀa_k). One pass over the rows below j forms every dot product the step needs
+//! (s, vᵀa_k up to the scaling, and the Gram column vₖᵀv_j, k < j, for T); a second pass
+//! applies the reflector. Two barriers per column. The scaling of the stored reflectors is
+//! deferred to one pass at the end, so the Gram sums read unscaled columns and correct with the
+//! recorded scales.
+//!
+//! T (compact WY, Q = H_1⋯H_w = I − V·T·Vᵀ, T upper triangular) is built column by column
+//! from the Gram column: T[0:j, j] = −τ_j·T[0:j, 0:j]·(Vᵀv_j)[0:j], T[j, j] = τ_j.
+//!
+//! Outputs, row-major with row stride nb: V (p × nb, explicit: unit diagonal, zeros above and
+//! in columns ≥ w) and U = V·Tᵀ (`trans`: the update A ← (I − V·Tᵀ·Vᵀ)·A = QᵀA) or U = V·T
+//! (A ← Q·A), so a block reflector is applied as A −= U·(Vᵀ·A), two GEMMs.
+//!
+//! Without `factor` the panel already holds reflectors (scaled, below the diagonal) and τ is
+//! read: the same Gram pass builds T for householder_product and apply_q.
+//!
+//! Layout: unit (ty, tx) owns columns tx + c·gx and rows ty + t·gy, so the units of a plane read
+//! consecutive elements of one row (row-major panels) while the pivot column is a broadcast.
+//! Panels that fit are staged in shared memory (`rows_cap`), else the kernel works in place in
+//! global memory.
+use super::config::PanelConfig;
+use cubecl::prelude::*;
+use linalg_common::gemm::Strides;
+
+/// Panel of matrix `b`: rows/columns from `sh.offset + b·sh.bs` (its (0, 0)), p × w; τ at
+/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + k`.
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn panel_kernel<F: Float>(
+    h: &mut [F],
+    tau: &mut [F],
+    v_out: &mut [F],
+    u_out: &mut [F],
+    sh: Strides,
+    tau_off: usize,
+    tau_bs: usize,
+    vu_bs: usize,
+    p: usize,
+    w: usize,
+    batch: usize,
+    #[comptime] cfg: PanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before any barrier.
+    if bidx >= batch {
+        terminate!();
+    }
+    let units = comptime!(cfg.gx * cfg.gy);
+    let unit = UNIT_POS as usize;
+    let hbase = sh.offset + bidx * sh.bs;
+    let tbase = tau_off + bidx * tau_bs;
+    let vbase = bidx * vu_bs;
+
+    let mut red = Shared::<[F]>::new_slice(comptime!(cfg.gy * cfg.nb));
+    let mut piv = Shared::<[F]>::new_slice(nb);
+    let mut scl = Shared::<[F]>::new_slice(nb);
+    let mut gcol = Shared::<[F]>::new_slice(nb);
+    let mut taus = Shared::<[F]>::new_slice(nb);
+    let mut tsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
+    let mut pan = Shared::<[F]>::new_slice(comptime!(cfg.rows_cap.max(1) * cfg.nb));
+
+    if comptime!(cfg.rows_cap > 0) {
+        let mut idx = unit;
+        while idx < p * w {
+            let i = idx / w;
+            let k = idx % w;
+            pan[i * nb + k] = h[hbase + i * sh.rs + k * sh.cs];
+            idx += units;
+        }
+        sync_cube();
+        panel_body::<F>(
+            &mut pan, 0, nb, 1, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
+            &mut gcol, &mut taus, &mut tsh, p, w, cfg,
+        );
+        if comptime!(cfg.factor) {
+            sync_cube();
+            let mut idx = unit;
+            while idx < p * w {
+                let i = idx / w;
+                let k = idx % w;
+                h[hbase + i * sh.rs + k * sh.cs] = pan[i * nb + k];
+                idx += units;
+            }
+        }
+    } else {
+        panel_body::<F>(
+            h, hbase, sh.rs, sh.cs, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
+            &mut gcol, &mut taus, &mut tsh, p, w, cfg,
+        );
+    }
+}
+
+/// The factorization (or, without `factor`, the Gram pass) on the panel at `a[base + i·rs +
+/// k·cs]`, then V and U.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn panel_body<F: Float>(
+    a: &mut [F],
+    base: usize,
+    rs: usize,
+    cs: usize,
+    tau: &mut [F],
+    tbase: usize,
+    v_out: &mut [F],
+    u_out: &mut [F],
+    vbase: usize,
+    red: &mut [F],
+    piv: &mut [F],
+    scl: &mut [F],
+    gcol: &mut [F],
+    taus: &mut [F],
+    tsh: &mut [F],
+    p: usize,
+    w: usize,
+    #[comptime] cfg: PanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gx = comptime!(cfg.gx);
+    let gy = comptime!(cfg.gy);
+    let ex = comptime!(cfg.nb / cfg.gx);
+    let ld = comptime!(cfg.nb + 1);
+    let units = comptime!(cfg.gx * cfg.gy);
+    let unit = UNIT_POS as usize;
+    let ty = unit / gx;
+    let tx = unit % gx;
+    let mut acc = Array::<F>::new(ex);
+    let mut coef = Array::<F>::new(ex);
+
+    let mut idx = unit;
+    while idx < nb * ld {
+        tsh[idx] = F::new(0.0);
+        idx += units;
+    }
+
+    let mut j = 0usize;
+    while j < w {
+        // T column j − 1 from the Gram column published before the last barrier.
+        if j > 0 {
+            t_column::<F>(tsh, gcol, taus, j - 1, ty, tx, cfg);
+        }
+        // Pass 1: Σ_{i>j} a_ij·a_ik for every owned column (k = j: s; k > j: vᵀa_k up to the
+        // scale; k < j: the unscaled Gram column).
+        #[unroll(cfg.unroll)]
+        for c in 0..ex {
+            acc[c] = F::new(0.0);
+        }
+        let mut i = j + 1 + ty;
+        while i < p {
+            let x = a[base + i * rs + j * cs];
+            #[unroll(cfg.unroll)]
+            for c in 0..ex {
+                let k = tx + c * gx;
+                if k < w {
+                    acc[c] += x * a[base + i * rs + k * cs];
+                }
+            }
+            i += gy;
+        }
+        #[unroll(cfg.unroll)]
+        for c in 0..ex {
+            let k = tx + c * gx;
+            red[ty * nb + k] = acc[c];
+            if ty == 0 && k < w {
+                piv[k] = a[base + j * rs + k * cs];
+            }
+        }
+        sync_cube();
+
+        let alpha = piv[j];
+        let mut s = F::new(0.0);
+        #[unroll(cfg.unroll)]
+        for g in 0..gy {
+            s += red[g * nb + j];
+        }
+        let mut t = F::new(0.0);
+        let mut scale = F::new(1.0);
+        let mut beta = alpha;
+        if comptime!(cfg.factor) {
+            if s > F::new(0.0) {
+                let norm = F::sqrt(alpha * alpha + s);
+                beta = select(alpha >= F::new(0.0), -norm, norm);
+                t = (beta - alpha) / beta;
+                scale = F::new(1.0) / (alpha - beta);
+            }
+        } else {
+            t = tau[tbase + j];
+        }
+        if unit == 0 {
+            taus[j] = t;
+            scl[j] = scale;
+            if comptime!(cfg.factor) {
+                tau[tbase + j] = t;
+            }
+        }
+        // Gram column: v_kᵀv_j = scl_k·(a_jk + scale·Σ_{i>j} a_ik·a_ij), k < j.
+        if ty == 0 {
+            #[unroll(cfg.unroll)]
+            for c in 0..ex {
+                let k = tx + c * gx;
+                if k < j {
+                    let mut raw = F::new(0.0);
+                    #[unroll(cfg.unroll)]
+                    for g in 0..gy {
+                        raw += red[g * nb + k];
+                    }
+                    gcol[k] = scl[k] * (piv[k] + scale * raw);
+                }
+            }
+        }
+        // Pass 2 (uniform branch): a_k −= τ·v·(vᵀa_k) for k > j; a_jj ← β.
+        if comptime!(cfg.factor) {
+            if s > F::new(0.0) {
+                #[unroll(cfg.unroll)]
+                for c in 0..ex {
+                    let k = tx + c * gx;
+                    coef[c] = F::new(0.0);
+                    if k > j && k < w {
+                        let mut below = F::new(0.0);
+                        #[unroll(cfg.unroll)]
+                        for g in 0..gy {
+                            below += red[g * nb + k];
+                        }
+                        coef[c] = t * (piv[k] + scale * below);
+                    }
+                }
+                if ty == 0 {
+                    #[unroll(cfg.unroll)]
+                    for c in 0..ex {
+                        let k = tx + c * gx;
+                        if k > j && k < w {
+                            a[base + j * rs + k * cs] = piv[k] - coef[c];
+                        } else if k == j {
+                            a[base + j * rs + j * cs] = beta;
+                        }
+                    }
+                }
+                let mut i = j + 1 + ty;
+                while i < p {
+                    let xs = a[base + i * rs + j * cs] * scale;
+                    #[unroll(cfg.unroll)]
+                    for c in 0..ex {
+                        let k = tx + c * gx;
+                        if k > j && k < w {
+                            a[base + i * rs + k * cs] -= coef[c] * xs;
+                        }
+                    }
+                    i += gy;
+                }
+            }
+        }
+        sync_cube();
+        j += 1;
+    }
+    if w > 0 {
+        t_column::<F>(tsh, gcol, taus, w - 1, ty, tx, cfg);
+    }
+
+    // Scale the reflectors (factor) and write V explicitly.
+    let mut i = ty;
+    while i < p {
+        #[unroll(cfg.unroll)]
+        for c in 0..ex {
+            let k = tx + c * gx;
+            let mut v = F::new(0.0);
+            if k < w {
+                if i > k {
+                    v = a[base + i * rs + k * cs] * scl[k];
+                    if comptime!(cfg.factor) {
+                        a[base + i * rs + k * cs] = v;
+                    }
+                } else if i == k {
+                    v = F::new(1.0);
+                }
+            }
+            v_out[vbase + i * nb + k] = v;
+        }
+        i += gy;
+    }
+    sync_cube();
+
+    // U = V·Tᵀ (trans) or V·T, from the scaled panel and T in shared memory.
+    let mut i = ty;
+    while i < p {
+        #[unroll(cfg.unroll)]
+        for c in 0..ex {
+            let k = tx + c * gx;
+            let mut u = F::new(0.0);
+            #[unroll(cfg.unroll)]
+            for l in 0..nb {
+                if l < w && i >= l {
+                    let vil = select(i == l, F::new(1.0), a[base + i * rs + l * cs]);
+                    let m = if comptime!(cfg.trans) {
+                        tsh[k * ld + l]
+                    } else {
+                        tsh[l * ld + k]
+                    };
+                    u += vil * m;
+                }
+            }
+            u_out[vbase + i * nb + k] = u;
+        }
+        i += gy;
+    }
+}
+
+/// T[0:jj, jj] = −τ_jj·T[0:jj, 0:jj]·gcol[0:jj] and T[jj, jj] = τ_jj (units of row group 0).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn t_column<F: Float>(
+    tsh: &mut [F],
+    gcol: &mut [F],
+    taus: &mut [F],
+    jj: usize,
+    ty: usize,
+    tx: usize,
+    #[comptime] cfg: PanelConfig,
+) {
+    let gx = comptime!(cfg.gx);
+    let ex = comptime!(cfg.nb / cfg.gx);
+    let ld = comptime!(cfg.nb + 1);
+    if ty == 0 {
+        #[unroll(cfg.unroll)]
+        for c in 0..ex {
+            let k = tx + c * gx;
+            if k < jj {
+                let mut sum = F::new(0.0);
+                let mut l = k;
+                while l < jj {
+                    sum += tsh[k * ld + l] * gcol[l];
+                    l += 1;
+                }
+                tsh[k * ld + jj] = -taus[jj] * sum;
+            } else if k == jj {
+                tsh[k * ld + k] = taus[jj];
+            }
+        }
+    }
+}

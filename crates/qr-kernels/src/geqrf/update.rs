@@ -1,0 +1,123 @@
+//! Block reflectors: the panel launch (V and U for panel columns [c0, c0 + w) of H) and the
+//! update C −= U·(Vᵀ·C) as two GEMMs ([`linalg_common::gemm`], true f32, in place on strided
+//! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
+use super::Ctx;
+use super::config::PanelConfig;
+use super::panel::panel_kernel;
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+use linalg_common::gemm::{GemmOp, Operand, StridesLaunch, View, batch_grid};
+
+/// Workspace for the block reflectors of matrices with up to `rows` rows, applied to up to
+/// `cols` columns: V and U (`batch × rows × nb`) and W = Vᵀ·C (`batch × nb × cols`).
+pub(crate) struct Reflectors {
+    v: (Handle, usize),
+    u: (Handle, usize),
+    w: (Handle, usize),
+    rows: usize,
+    cols: usize,
+}
+
+/// Where τ of the panel lives: element j of matrix b at `offset + b·batch_stride + j`.
+#[derive(Clone, Copy)]
+pub(crate) struct TauRef<'a> {
+    pub handle: &'a Handle,
+    pub len: usize,
+    pub offset: usize,
+    pub batch_stride: usize,
+}
+
+impl Reflectors {
+    pub(crate) fn new(ctx: &Ctx, rows: usize, cols: usize) -> Self {
+        let nb = ctx.launch.nb;
+        Self {
+            v: ctx.buffer(ctx.batch * rows * nb),
+            u: ctx.buffer(ctx.batch * rows * nb),
+            w: ctx.buffer(ctx.batch * nb * cols),
+            rows,
+            cols,
+        }
+    }
+
+    /// Factor (`factor`) or read the reflectors of the p × w panel `h` (a view whose (0, 0) is
+    /// the panel's diagonal start), writing V and U (= V·Tᵀ with `trans`, else V·T).
+    pub(crate) fn panel(&self, ctx: &Ctx, h: Operand, tau: TauRef, factor: bool, trans: bool) {
+        let (p, w) = (h.view.rows, h.view.cols);
+        debug_assert!(p <= self.rows && w <= ctx.launch.nb && w >= 1);
+        debug_assert!(h.view.extent(ctx.batch) <= h.len);
+        let cfg: PanelConfig = ctx.launch.panel(p, factor, trans);
+        let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
+        let hv = h.view;
+        // SAFETY: the cube of matrix b touches only its panel (rows < p, columns < w of the
+        // view, inside the buffer: checked by the public ops, debug-checked here), τ entries
+        // offset + b·bs + j (j < w, inside the τ buffer by construction) and rows < p ≤ rows
+        // of its own V and U slices. Shared staging holds p ≤ rows_cap rows (PanelConfig).
+        // Barriers are reached by every unit: the only early exit (batch) and every branch
+        // around a barrier (s > 0, comptime flags) are uniform per cube.
+        unsafe {
+            panel_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(1, by as u32, bz as u32),
+                CubeDim::new_1d(cfg.units() as u32),
+                BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
+                StridesLaunch::new(hv.offset, hv.row_stride, hv.col_stride, hv.batch_stride),
+                tau.offset,
+                tau.batch_stride,
+                self.rows * ctx.launch.nb,
+                p,
+                w,
+                ctx.batch,
+                cfg,
+            )
+        }
+    }
+
+    /// C −= U·(Vᵀ·C) for the p × w reflectors of the last [`Reflectors::panel`] call and C a
+    /// p × nc view (not overlapping the workspace).
+    pub(crate) fn apply(&self, ctx: &Ctx, w: usize, c: Operand) {
+        let (p, nc) = (c.view.rows, c.view.cols);
+        if nc == 0 || p == 0 {
+            return;
+        }
+        debug_assert!(p <= self.rows && nc <= self.cols);
+        let nb = ctx.launch.nb;
+        let rows_view = View {
+            offset: 0,
+            rows: p,
+            cols: w,
+            row_stride: nb,
+            col_stride: 1,
+            batch_stride: self.rows * nb,
+        };
+        let w_view = View {
+            offset: 0,
+            rows: w,
+            cols: nc,
+            row_stride: nc,
+            col_stride: 1,
+            batch_stride: nb * self.cols,
+        };
+        let v = Operand::new(&self.v.0, self.v.1, rows_view.t());
+        let u = Operand::new(&self.u.0, self.u.1, rows_view);
+        let wk = Operand::new(&self.w.0, self.w.1, w_view);
+        let set = GemmOp {
+            accumulate: false,
+            negate: false,
+            lower_only: false,
+        };
+        let sub = GemmOp {
+            accumulate: true,
+            negate: true,
+            lower_only: false,
+        };
+        ctx.launch
+            .gemm_for(w, nc)
+            .launch(ctx.client, ctx.batch, v, c, wk, set);
+        ctx.launch
+            .gemm_for(p, nc)
+            .launch(ctx.client, ctx.batch, u, wk, c, sub);
+    }
+}

@@ -1,0 +1,602 @@
+//! Blocked geqrf, householder_product, apply_q and qr(mode) against f64 host references, on
+//! every runtime this build links (bodies take a client; `testgen!` instantiates them).
+#![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
+use cubecl::client::Client;
+use cubecl::prelude::*;
+use linalg_common::launch::Hardware;
+use linalg_common::matgen::{MatrixClass, generate};
+use linalg_common::reference::{matmul, norm1, orth_bound, resid_bound};
+use qr_kernels::{
+    HostGeqrf, MatrixRef, QrError, QrMode, QrParams, Side, View, apply_q, geqrf, geqrf_host,
+    householder_product, qr_host,
+};
+
+fn to64(x: &[f32]) -> Vec<f64> {
+    x.iter().map(|&v| v as f64).collect()
+}
+
+/// Q = H_1⋯H_k·I (m × ncols) in f64 from one matrix's (H, τ) — independent of our kernels.
+fn host_q(h: &[f32], tau: &[f32], m: usize, n: usize, ncols: usize) -> Vec<f64> {
+    let mut q = vec![0.0f64; m * ncols];
+    for i in 0..m.min(ncols) {
+        q[i * ncols + i] = 1.0;
+    }
+    for j in (0..tau.len()).rev() {
+        let t = tau[j] as f64;
+        let v: Vec<f64> = (j..m)
+            .map(|i| if i == j { 1.0 } else { h[i * n + j] as f64 })
+            .collect();
+        for c in 0..ncols {
+            let d: f64 = (j..m).map(|i| v[i - j] * q[i * ncols + c]).sum();
+            for i in j..m {
+                q[i * ncols + c] -= t * d * v[i - j];
+            }
+        }
+    }
+    q
+}
+
+/// ‖QᵀQ − I‖₁ of an m × c matrix.
+fn orth(q: &[f64], m: usize, c: usize) -> f64 {
+    let qt: Vec<f64> = (0..c * m).map(|x| q[(x % m) * c + x / m]).collect();
+    let mut g = matmul(&qt, q, c, m, c);
+    for i in 0..c {
+        g[i * c + i] -= 1.0;
+    }
+    norm1(&g, c, c)
+}
+
+/// ‖A − Q·R‖₁ / ‖A‖₁ (absolute when A = 0), Q m × c, R c × n.
+fn resid(a: &[f32], q: &[f64], r: &[f64], m: usize, c: usize, n: usize) -> f64 {
+    let qr = matmul(q, r, m, c, n);
+    let d: Vec<f64> = a.iter().zip(&qr).map(|(&x, y)| x as f64 - y).collect();
+    let an = norm1(&to64(a), m, n);
+    norm1(&d, m, n) / if an > 0.0 { an } else { 1.0 }
+}
+
+/// triu of the first `rows` rows of H (m × n) as f64.
+fn triu(h: &[f32], m: usize, n: usize, rows: usize) -> Vec<f64> {
+    let mut r = vec![0.0; rows * n];
+    for i in 0..rows.min(m) {
+        for j in i..n {
+            r[i * n + j] = h[i * n + j] as f64;
+        }
+    }
+    r
+}
+
+fn assert_gates(a: &[f32], q: &[f64], r: &[f64], m: usize, c: usize, n: usize, what: &str) {
+    let k = m.min(n).max(1);
+    assert!(
+        q.iter().chain(r).all(|x| x.is_finite()),
+        "{what}: non-finite"
+    );
+    let o = orth(q, m, c);
+    let e = resid(a, q, r, m, c, n);
+    assert!(
+        o <= orth_bound(k.max(c)),
+        "{what}: ‖QᵀQ − I‖₁ = {o:.3e} > {:.3e}",
+        orth_bound(k.max(c))
+    );
+    assert!(
+        e <= resid_bound(k),
+        "{what}: ‖A − QR‖₁/‖A‖₁ = {e:.3e} > {:.3e}",
+        resid_bound(k)
+    );
+}
+
+/// Check every matrix of a geqrf result: τ in range, Q rebuilt on the host (f64) and by our
+/// householder_product both pass the gates with R = triu(H).
+fn check_geqrf(client: &Client, a: &[f32], out: &HostGeqrf, params: &QrParams, what: &str) {
+    let (batch, m, n) = (out.batch, out.m, out.n);
+    let k = m.min(n);
+    // Our householder_product on the first k columns (the reflectors), m × k.
+    let hk: Vec<f32> = (0..batch * m * k)
+        .map(|x| {
+            let (b, i, j) = (x / (m * k), (x / k) % m, x % k);
+            out.h[b * m * n + i * n + j]
+        })
+        .collect();
+    let hh = client.create_from_slice(f32::as_bytes(&hk));
+    let th = client.create_from_slice(f32::as_bytes(&out.tau));
+    let ours = if k > 0 {
+        householder_product(
+            client,
+            MatrixRef::dense(&hh, batch, m, k),
+            MatrixRef::dense(&th, batch, 1, k),
+            params,
+        )
+        .expect("householder_product")
+        .read(client)
+        .expect("read")
+        .data
+    } else {
+        Vec::new()
+    };
+    for b in 0..batch {
+        let ab = &a[b * m * n..(b + 1) * m * n];
+        let hb = &out.h[b * m * n..(b + 1) * m * n];
+        let tb = &out.tau[b * k..(b + 1) * k];
+        for &t in tb {
+            assert!(
+                t == 0.0 || (1.0..=2.0).contains(&t),
+                "{what}: τ = {t} outside {{0}} ∪ [1, 2]"
+            );
+        }
+        let r = triu(hb, m, n, k);
+        let q = host_q(hb, tb, m, n, k);
+        assert_gates(
+            ab,
+            &q,
+            &r,
+            m,
+            k,
+            n,
+            &format!("{what} [b{b} {m}×{n}] host Q"),
+        );
+        let qo = to64(&ours[b * m * k..(b + 1) * m * k]);
+        assert_gates(
+            ab,
+            &qo,
+            &r,
+            m,
+            k,
+            n,
+            &format!("{what} [b{b} {m}×{n}] our Q"),
+        );
+    }
+}
+
+fn batch_of(classes: &[MatrixClass], m: usize, n: usize, seed: u64) -> Vec<f32> {
+    classes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| generate(*c, m, n, seed * 1000 + i as u64))
+        .collect()
+}
+
+fn small_panels() -> QrParams {
+    QrParams {
+        panel: Some(8),
+        ..QrParams::default()
+    }
+}
+
+pub fn shapes_straddle_panels(client: &Client) {
+    let shapes = [
+        (1usize, 1usize),
+        (7, 1),
+        (1, 6),
+        (9, 8),
+        (8, 9),
+        (16, 16),
+        (17, 15),
+        (31, 33),
+        (33, 32),
+        (64, 64),
+        (65, 63),
+        (100, 40),
+        (40, 100),
+        (130, 97),
+    ];
+    for params in [QrParams::default(), small_panels()] {
+        for &(m, n) in &shapes {
+            let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m * 1000 + n) as u64);
+            let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");
+            check_geqrf(
+                client,
+                &a,
+                &out,
+                &params,
+                &format!("panel {:?}", params.panel),
+            );
+        }
+    }
+}
+
+pub fn tall_and_global_panels(client: &Client) {
+    // A tall matrix through several panels, staged and in global memory: the same answer.
+    let (m, n) = (300, 70);
+    let a = batch_of(&[MatrixClass::Dense], m, n, 7);
+    let staged = geqrf_host(client, &a, &[m, n], &QrParams::default()).expect("staged");
+    check_geqrf(client, &a, &staged, &QrParams::default(), "staged");
+    for panel in [32, 8] {
+        let global = QrParams {
+            stage: Some(false),
+            panel: Some(panel),
+            ..QrParams::default()
+        };
+        let g = geqrf_host(client, &a, &[m, n], &global).expect("global");
+        check_geqrf(client, &a, &g, &global, "global memory panels");
+    }
+}
+
+pub fn conditioning_and_rank(client: &Client) {
+    let (m, n) = (96, 80);
+    let classes = [
+        MatrixClass::GradedColumns { kappa: 1e7 },
+        MatrixClass::Conditioned { kappa: 1e7 },
+        MatrixClass::RankDeficient { rank: 5 },
+        MatrixClass::Clustered,
+        MatrixClass::ZeroColumns { first: 0, every: 3 },
+        MatrixClass::RankDeficient { rank: 1 },
+    ];
+    let a = batch_of(&classes, m, n, 11);
+    for params in [QrParams::default(), small_panels()] {
+        let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
+        check_geqrf(client, &a, &out, &params, "classes");
+    }
+    // An all-zero matrix: every τ is 0 and H is zero.
+    let z = vec![0.0f32; 20 * 12];
+    let out = geqrf_host(client, &z, &[20, 12], &QrParams::default()).expect("zeros");
+    assert!(out.tau.iter().all(|&t| t == 0.0) && out.h.iter().all(|&x| x == 0.0));
+}
+
+pub fn batch_is_independent(client: &Client) {
+    let (batch, m, n) = (37, 24, 20);
+    let a = batch_of(&vec![MatrixClass::Dense; batch], m, n, 3);
+    let all = geqrf_host(client, &a, &[batch, m, n], &small_panels()).expect("batched");
+    for b in [0, 5, 36] {
+        let one = geqrf_host(
+            client,
+            &a[b * m * n..(b + 1) * m * n],
+            &[m, n],
+            &small_panels(),
+        )
+        .expect("single");
+        assert_eq!(one.h, all.h[b * m * n..(b + 1) * m * n], "H of matrix {b}");
+        assert_eq!(one.tau, all.tau[b * n..(b + 1) * n], "τ of matrix {b}");
+    }
+}
+
+pub fn strided_inputs(client: &Client) {
+    // geqrf of Aᵀ given as a transposed view, and of a block of a larger batch, equal geqrf of
+    // the same matrices copied contiguous.
+    let (batch, m, n) = (2, 40, 30);
+    let ld = m + 5;
+    let big = batch_of(&[MatrixClass::Dense; 2], ld, ld, 21);
+    let handle = client.create_from_slice(f32::as_bytes(&big));
+    let view = View::contiguous(ld, ld).block(2, 1, m, n);
+    let sub = MatrixRef {
+        handle: &handle,
+        batch,
+        view,
+    };
+    let got = geqrf(client, sub, &small_panels())
+        .expect("view")
+        .read(client)
+        .expect("read");
+    let dense: Vec<f32> = (0..batch * m * n)
+        .map(|x| {
+            let (b, i, j) = (x / (m * n), (x / n) % m, x % n);
+            big[b * ld * ld + (i + 2) * ld + j + 1]
+        })
+        .collect();
+    let want = geqrf_host(client, &dense, &[batch, m, n], &small_panels()).expect("dense");
+    assert_eq!(got, want, "block view");
+    let tview = MatrixRef {
+        handle: &handle,
+        batch,
+        view: View::contiguous(ld, ld).block(0, 0, n, m).t(),
+    };
+    let gt = geqrf(client, tview, &small_panels())
+        .expect("transposed view")
+        .read(client)
+        .expect("read");
+    let at: Vec<f32> = (0..batch * m * n)
+        .map(|x| {
+            let (b, i, j) = (x / (m * n), (x / n) % m, x % n);
+            big[b * ld * ld + j * ld + i]
+        })
+        .collect();
+    check_geqrf(client, &at, &gt, &small_panels(), "transposed view");
+}
+
+pub fn householder_product_and_apply_q(client: &Client) {
+    let params = small_panels();
+    for &(m, n) in &[(50usize, 30usize), (30, 50), (33, 33)] {
+        let batch = 2;
+        let k = m.min(n);
+        let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m + n) as u64);
+        let ah = client.create_from_slice(f32::as_bytes(&a));
+        let f = geqrf(client, MatrixRef::dense(&ah, batch, m, n), &params).expect("geqrf");
+        let host = f.clone().read(client).expect("read");
+        // householder_product with fewer reflectors than columns (k' < n ≤ m).
+        if m >= n {
+            let kk = n / 2;
+            let tau_part = MatrixRef {
+                handle: &f.tau,
+                batch,
+                view: View {
+                    cols: kk,
+                    ..View::contiguous(1, k)
+                },
+            };
+            let q = householder_product(client, f.h_ref(), tau_part, &params)
+                .expect("orgqr")
+                .read(client)
+                .expect("read");
+            for b in 0..batch {
+                let want = host_q(
+                    &host.h[b * m * n..(b + 1) * m * n],
+                    &host.tau[b * k..b * k + kk],
+                    m,
+                    n,
+                    n,
+                );
+                let got = &q.data[b * m * n..(b + 1) * m * n];
+                let err = got
+                    .iter()
+                    .zip(&want)
+                    .map(|(g, w)| (*g as f64 - w).abs())
+                    .fold(0.0, f64::max);
+                assert!(err < 1e-5, "householder_product k={kk}: max error {err:e}");
+            }
+        }
+        // apply_q on every side and transpose against Q formed on the host.
+        for side in [Side::Left, Side::Right] {
+            for transpose in [false, true] {
+                let nc = 7;
+                let (cr, cc) = if side == Side::Left { (m, nc) } else { (nc, m) };
+                let c: Vec<f32> = batch_of(&[MatrixClass::Dense; 2], cr, cc, 99);
+                let chh = client.create_from_slice(f32::as_bytes(&c));
+                let got = apply_q(
+                    client,
+                    f.h_ref(),
+                    f.tau_ref(),
+                    MatrixRef::dense(&chh, batch, cr, cc),
+                    side,
+                    transpose,
+                    &params,
+                )
+                .expect("apply_q")
+                .read(client)
+                .expect("read");
+                for b in 0..batch {
+                    // Full m × m Q from the k reflectors.
+                    let qf = host_q(
+                        &host.h[b * m * n..(b + 1) * m * n],
+                        &host.tau[b * k..(b + 1) * k],
+                        m,
+                        n,
+                        m,
+                    );
+                    let op: Vec<f64> = if transpose {
+                        (0..m * m).map(|x| qf[(x % m) * m + x / m]).collect()
+                    } else {
+                        qf
+                    };
+                    let cb = to64(&c[b * cr * cc..(b + 1) * cr * cc]);
+                    let want = if side == Side::Left {
+                        matmul(&op, &cb, m, m, cc)
+                    } else {
+                        matmul(&cb, &op, cr, m, m)
+                    };
+                    let gb = &got.data[b * cr * cc..(b + 1) * cr * cc];
+                    let err = gb
+                        .iter()
+                        .zip(&want)
+                        .map(|(g, w)| (*g as f64 - w).abs())
+                        .fold(0.0, f64::max);
+                    let scale = want.iter().fold(1.0f64, |s, w| s.max(w.abs()));
+                    assert!(
+                        err <= 50.0 * m as f64 * f32::EPSILON as f64 * scale,
+                        "apply_q {side:?} transpose={transpose} {m}×{n}: max error {err:e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+pub fn qr_modes(client: &Client) {
+    let tsqr_off = QrParams {
+        tsqr_max_cols: Some(0),
+        ..small_panels()
+    };
+    let tsqr_on = QrParams {
+        tsqr_max_cols: Some(128),
+        tsqr_min_ratio: Some(2),
+        ..small_panels()
+    };
+    for &(m, n) in &[(60usize, 20usize), (20, 60), (45, 45), (200, 16), (9, 1)] {
+        let batch = 2;
+        let k = m.min(n);
+        let a = batch_of(&[MatrixClass::Dense; 2], m, n, (7 * m + n) as u64);
+        let mut r_reduced = None;
+        for (params, name) in [(&tsqr_off, "geqrf"), (&tsqr_on, "tsqr-or-geqrf")] {
+            let red =
+                qr_host(client, &a, &[batch, m, n], QrMode::Reduced, params).expect("reduced");
+            assert_eq!((red.q_cols, red.r_rows), (k, k));
+            if name == "tsqr-or-geqrf" {
+                assert_eq!(red.tsqr, m >= 2 * n, "{m}×{n}: path");
+            }
+            let com =
+                qr_host(client, &a, &[batch, m, n], QrMode::Complete, params).expect("complete");
+            assert_eq!((com.q_cols, com.r_rows), (m, m));
+            let ro = qr_host(client, &a, &[batch, m, n], QrMode::R, params).expect("r");
+            assert!(ro.q.is_none());
+            assert_eq!(ro.r_rows, k);
+            for b in 0..batch {
+                let ab = &a[b * m * n..(b + 1) * m * n];
+                let what = format!("{name} {m}×{n} b{b}");
+                let q = to64(&red.q.as_ref().unwrap()[b * m * k..(b + 1) * m * k]);
+                let r = to64(&red.r[b * k * n..(b + 1) * k * n]);
+                assert!(
+                    (0..k).all(|i| (0..i.min(n)).all(|j| r[i * n + j] == 0.0)),
+                    "{what}: R not upper triangular"
+                );
+                assert_gates(ab, &q, &r, m, k, n, &format!("{what} reduced"));
+                let qc = to64(&com.q.as_ref().unwrap()[b * m * m..(b + 1) * m * m]);
+                let rc = to64(&com.r[b * m * n..(b + 1) * m * n]);
+                assert_gates(ab, &qc, &rc, m, m, n, &format!("{what} complete"));
+                // R only equals the reduced R (same path, same arithmetic).
+                assert_eq!(
+                    ro.r[b * k * n..(b + 1) * k * n],
+                    red.r[b * k * n..(b + 1) * k * n]
+                );
+            }
+            // Both paths give the same R up to the signs of its rows (TSQR's tree picks its
+            // own signs) and rounding.
+            match &r_reduced {
+                None => r_reduced = Some(red.r.clone()),
+                Some(prev) => {
+                    let scale = red.r.iter().fold(1.0f32, |s, x| s.max(x.abs()));
+                    for row in 0..batch * k {
+                        let (x, y) = (
+                            &prev[row * n..(row + 1) * n],
+                            &red.r[row * n..(row + 1) * n],
+                        );
+                        let dot: f32 = x.iter().zip(y).map(|(a, b)| a * b).sum();
+                        let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+                        let err = x
+                            .iter()
+                            .zip(y)
+                            .map(|(a, b)| (a - sign * b).abs())
+                            .fold(0.0f32, f32::max);
+                        assert!(
+                            err <= 1e-4 * scale,
+                            "{m}×{n}: R rows of the two paths differ by {err}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub fn errors_and_empty(client: &Client) {
+    let p = QrParams::default();
+    let h = client.create_from_slice(f32::as_bytes(&[1.0f32; 12]));
+    assert!(matches!(
+        MatrixRef::contiguous(&h, &[12], "a").map_err(QrError::from),
+        Err(QrError::WrongRank { rank: 1, .. })
+    ));
+    let short = MatrixRef::dense(&h, 100, 30, 30);
+    assert!(matches!(
+        geqrf(client, short, &p),
+        Err(QrError::BufferTooSmall { .. })
+    ));
+    let huge = MatrixRef::dense(&h, 70_000, 300, 300);
+    assert!(matches!(
+        geqrf(client, huge, &p),
+        Err(QrError::IndexOverflow { .. })
+    ));
+    assert!(matches!(
+        geqrf_host(client, &[1.0; 5], &[2, 3], &p),
+        Err(QrError::DataLength { .. })
+    ));
+    // Non-finite input, flagged for the matrices that hold it only.
+    let mut a = batch_of(&[MatrixClass::Dense; 3], 10, 6, 5);
+    a[60 + 17] = f32::NAN;
+    a[120 + 3] = f32::INFINITY;
+    match geqrf_host(client, &a, &[3, 10, 6], &p) {
+        Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![1, 2]),
+        other => panic!("non-finite: {other:?}"),
+    }
+    match qr_host(client, &a, &[3, 10, 6], QrMode::Reduced, &p) {
+        Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![1, 2]),
+        other => panic!("non-finite qr: {other:?}"),
+    }
+    // τ that does not match H.
+    let f = geqrf(client, MatrixRef::dense(&h, 1, 4, 3), &p).expect("geqrf");
+    let bad_tau = MatrixRef::dense(&f.tau, 2, 1, 3);
+    assert!(matches!(
+        householder_product(client, f.h_ref(), bad_tau, &p),
+        Err(QrError::ShapeMismatch { .. })
+    ));
+    let wide = MatrixRef::dense(&h, 1, 3, 4);
+    assert!(matches!(
+        householder_product(client, wide, MatrixRef::dense(&f.tau, 1, 1, 3), &p),
+        Err(QrError::ShapeMismatch { .. })
+    ));
+    let c = MatrixRef::dense(&h, 1, 3, 2);
+    assert!(matches!(
+        apply_q(client, f.h_ref(), f.tau_ref(), c, Side::Left, false, &p),
+        Err(QrError::ShapeMismatch { .. })
+    ));
+    assert!(matches!(
+        geqrf(
+            client,
+            MatrixRef::dense(&h, 1, 4, 3),
+            &QrParams {
+                panel: Some(65),
+                ..p
+            }
+        ),
+        Err(QrError::Unsupported(_))
+    ));
+    // Empty shapes give empty (or identity) results, as torch.
+    for shape in [[0usize, 5, 4], [2, 0, 4], [2, 4, 0]] {
+        let out = geqrf_host(client, &[], &shape, &p).expect("empty geqrf");
+        assert!(out.h.is_empty() && out.tau.is_empty());
+    }
+    let c = qr_host(client, &[], &[2, 3, 0], QrMode::Complete, &p).expect("empty qr");
+    let q = c.q.unwrap();
+    assert_eq!(q.len(), 18);
+    for b in 0..2 {
+        for i in 0..3 {
+            for j in 0..3 {
+                assert_eq!(q[b * 9 + i * 3 + j], if i == j { 1.0 } else { 0.0 });
+            }
+        }
+    }
+    assert!(c.r.is_empty());
+}
+
+macro_rules! testgen {
+    ($name:ident, $device:expr) => {
+        mod $name {
+            use super::*;
+            fn client() -> Client {
+                let client = $device.client();
+                eprintln!("runtime {}: {:?}", stringify!($name), Hardware::of(&client));
+                client
+            }
+            #[test]
+            fn shapes_straddle_panels() {
+                super::shapes_straddle_panels(&client());
+            }
+            #[test]
+            fn tall_and_global_panels() {
+                super::tall_and_global_panels(&client());
+            }
+            #[test]
+            fn conditioning_and_rank() {
+                super::conditioning_and_rank(&client());
+            }
+            #[test]
+            fn batch_is_independent() {
+                super::batch_is_independent(&client());
+            }
+            #[test]
+            fn strided_inputs() {
+                super::strided_inputs(&client());
+            }
+            #[test]
+            fn householder_product_and_apply_q() {
+                super::householder_product_and_apply_q(&client());
+            }
+            #[test]
+            fn qr_modes() {
+                super::qr_modes(&client());
+            }
+            #[test]
+            fn errors_and_empty() {
+                super::errors_and_empty(&client());
+            }
+        }
+    };
+}
+
+testgen!(cpu, cubecl::Device::cpu().expect("CPU runtime"));
+#[cfg(feature = "cuda")]
+testgen!(
+    cuda,
+    cubecl::Device::cuda(0).expect("a CUDA device (this binary was built for CUDA)")
+);
+#[cfg(feature = "wgpu")]
+testgen!(
+    wgpu,
+    cubecl::Device::wgpu(Default::default()).expect("a wgpu adapter")
+);
