@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Build the CUDA binaries here (no GPU needed): the test suites and the bench (WITH_EXAMPLE=1
-# adds the tsqr example); strip and xz them into .gpu/ (git-ignored) for the device tool: run there with `carry: [".gpu"]` and `bash scripts/gpu-run.sh`.
+# adds the tsqr example); strip and xz them into .gpu/ (git-ignored) for the device tool: run
+# there with `carry: [".gpu"]` and `bash scripts/gpu-run.sh`. The carry limit is 64 MiB and
+# each binary is ~16.5 MB compressed: TESTS picks the suites (default: all three; pack two
+# and run the third in a second call).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/offline-llvm.sh
@@ -19,9 +22,8 @@ for l in sys.stdin:
 }
 mkdir -p .gpu
 pack() { strip -o ".gpu/$2" "$1" && xz -T2 -9 -f ".gpu/$2" && ls -la ".gpu/$2.xz"; }
-pack "$(test_bin tsqr)" qr_tests
-pack "$(test_bin cholesky)" chol_tests
-# The carry limit is 64 MiB and each binary is ~16.5 MB compressed: the example only on request.
+rm -f .gpu/*_tests.xz
+for t in ${TESTS:-tsqr geqrf cholesky}; do pack "$(test_bin "$t")" "${t}_tests"; done
 if [ "${WITH_EXAMPLE:-0}" = 1 ]; then pack "$T/release/examples/tsqr" tsqr; else rm -f .gpu/tsqr.xz; fi
 pack "$T/release/examples/bench" bench
 cp scripts/torch_anchor.py .gpu/

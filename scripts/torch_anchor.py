@@ -66,7 +66,7 @@ def spd_dominant(seed, b, n):
 
 def inputs(rec):
     op, b, m, n = rec["op"], rec["batch"], rec["m"], rec["n"]
-    if op == "tsqr":
+    if op in ("tsqr", "geqrf", "orgqr", "qr"):
         return uniform_pm1(rec["seed"], b * m * n).reshape(b, m, n)
     if op == "gemm":
         return uniform_pm1(rec["seed"], n * n).reshape(n, n)
@@ -89,6 +89,13 @@ def anchors(rec, a):
         return {"torch.linalg.solve_triangular": lambda: torch.linalg.solve_triangular(l, rhs, upper=False)}
     if op == "gemm":
         return {"torch.mm (fp32, TF32 off)": lambda: a @ a.T}
+    if op == "geqrf":
+        return {"torch.geqrf": lambda: torch.geqrf(a)}
+    if op == "orgqr":
+        h, tau = torch.geqrf(a)
+        return {"torch.linalg.householder_product": lambda: torch.linalg.householder_product(h, tau)}
+    if op == "qr":
+        return {"torch.linalg.qr": lambda: torch.linalg.qr(a, mode="reduced")}
     if op == "tsqr":
         if mode == "reduced":
             return {"torch.linalg.qr": lambda: torch.linalg.qr(a, mode="reduced"), "torch.geqrf": lambda: torch.geqrf(a)}

@@ -108,7 +108,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
             Op::Gemm => format!("gemm {n}x{n}x{n}"),
             _ => format!("{} {batch}x{n} rhs {k}", op.name()),
         };
-        if !name.contains(ctx.filter) {
+        if !super::wanted(&name, ctx.filter) {
             continue;
         }
         let seed = 5000 + i as u64;

@@ -12,14 +12,17 @@ use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
 
 mod chol;
+mod qr;
 use chol::{Bench, cholesky_benches};
 
 use serde::Serialize;
 
-const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
+const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
+      [--qr-crossover] (qr reduced on tall shapes, TSQR path against blocked geqrf, printed only)
+      [--qr-sweep]     (geqrf over panel width and panel-kernel row groups, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
 
 fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {
@@ -100,6 +103,11 @@ struct Record {
     passes: Option<bool>,
 }
 
+/// Whether a case is selected: `filter` is `|`-separated substrings (empty: every case).
+fn wanted(name: &str, filter: &str) -> bool {
+    filter.split('|').any(|f| name.contains(f))
+}
+
 /// One line of the results table (the JSON holds the rest).
 fn print_row(rec: &Record) {
     let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2e}"));
@@ -175,6 +183,28 @@ fn main() {
         sweep(&args, &client, &hw);
         return;
     }
+    if args.flag("qr-crossover") {
+        let ctx = Bench {
+            client: &client,
+            kind: &kind,
+            filter: &filter,
+            samples: samples.min(7),
+            check_max,
+        };
+        qr::qr_crossover(&ctx);
+        return;
+    }
+    if args.flag("qr-sweep") {
+        let ctx = Bench {
+            client: &client,
+            kind: &kind,
+            filter: &filter,
+            samples: samples.min(5),
+            check_max,
+        };
+        qr::qr_sweep(&ctx);
+        return;
+    }
     let mut records = Vec::new();
     println!(
         "{:<34} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10}",
@@ -183,7 +213,7 @@ fn main() {
     for (i, case) in tsqr_cases(args.flag("quick")).into_iter().enumerate() {
         let Case { batch, m, n, mode } = case;
         let name = format!("tsqr {mode} {batch}x{m}x{n}");
-        if !name.contains(&filter) {
+        if !wanted(&name, &filter) {
             continue;
         }
         let params = TsqrParams::default();
@@ -263,6 +293,7 @@ fn main() {
         check_max,
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
+    records.extend(qr::qr_benches(&ctx, args.flag("quick")));
     if let Some(path) = args.get("json") {
         std::fs::write(path, serde_json::to_string_pretty(&records).unwrap()).expect("write json");
         eprintln!("wrote {path}");

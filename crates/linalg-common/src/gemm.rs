@@ -236,6 +236,112 @@ impl GemmLaunch {
         for o in [&a, &b, &c] {
             debug_assert!(o.view.extent(batch) <= o.len, "{:?} past {}", o.view, o.len);
         }
+        self.launch_raw(client, batch, a, b, c, op, k);
+    }
+
+    /// Split-K chunks for one m × n × k product: enough cubes to fill about two waves of
+    /// `sms` multiprocessors, chunks of at least `min_k`; 1 when the tiles alone fill the
+    /// device (or the runtime does not say how many multiprocessors it has).
+    pub fn split_k(&self, m: usize, n: usize, k: usize, sms: Option<u32>, min_k: usize) -> usize {
+        let tiles = m.div_ceil(self.cfg.tile_m()) * n.div_ceil(self.cfg.tile_n());
+        let Some(sms) = sms else { return 1 };
+        let want = (2 * sms as usize).div_ceil(tiles.max(1));
+        want.min(k / min_k.max(1)).max(1)
+    }
+
+    /// C ← β·C ± A·B for one matrix with K cut into `splits` chunks: the chunks' products go
+    /// to `work` (at least `splits·m·n` f32; a batch of GEMMs whose batch strides step through
+    /// K, the last chunk shorter) and one more launch sums them into C. For products with few
+    /// output tiles and a long K, where one cube per tile would leave the device idle.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_split_k(
+        &self,
+        client: &cubecl::client::Client,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+        op: GemmOp,
+        splits: usize,
+        work: (&Handle, usize),
+    ) {
+        let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
+        let kc = k.div_ceil(splits.max(1)).next_multiple_of(self.cfg.tile_k);
+        let s = k.div_ceil(kc.max(1));
+        if s <= 1 || op.lower_only || m == 0 || n == 0 {
+            self.launch(client, 1, a, b, c, op);
+            return;
+        }
+        debug_assert!(a.view.extent(1) <= a.len && b.view.extent(1) <= b.len);
+        debug_assert!(c.view.extent(1) <= c.len && s * m * n <= work.1);
+        let k_last = k - (s - 1) * kc;
+        // Chunk t reads A columns and B rows [t·kc, t·kc + kc) (k_last for the last): inside
+        // the views checked above.
+        let av = View {
+            cols: kc,
+            batch_stride: kc * a.view.col_stride,
+            ..a.view
+        };
+        let bv = View {
+            rows: kc,
+            batch_stride: kc * b.view.row_stride,
+            ..b.view
+        };
+        let wv = View {
+            offset: 0,
+            rows: m,
+            cols: n,
+            row_stride: n,
+            col_stride: 1,
+            batch_stride: m * n,
+        };
+        let set = GemmOp {
+            accumulate: false,
+            negate: false,
+            lower_only: false,
+        };
+        self.launch_raw(
+            client,
+            s,
+            a.with_view(av),
+            b.with_view(bv),
+            Operand::new(work.0, work.1, wv),
+            set,
+            k_last,
+        );
+        let units = 256usize.min(self.cfg.units().max(1));
+        let cv = c.view;
+        // SAFETY: unit idx < m·n reads work[t·m·n + idx] (t < s, inside `work`, checked
+        // above) and writes C's element (idx / n, idx % n), inside C's view; one unit per
+        // element.
+        unsafe {
+            sum_partials_kernel::launch_unchecked::<f32>(
+                client,
+                CubeCount::Static((m * n).div_ceil(units) as u32, 1, 1),
+                CubeDim::new_1d(units as u32),
+                BufferArg::from_raw_parts(work.0.clone(), work.1),
+                BufferArg::from_raw_parts(c.handle.clone(), c.len),
+                StridesLaunch::new(cv.offset, cv.row_stride, cv.col_stride, cv.batch_stride),
+                n,
+                m * n,
+                s,
+                op,
+            )
+        }
+    }
+
+    /// The launch itself (`k_last`: K of the last batch index).
+    #[allow(clippy::too_many_arguments)]
+    fn launch_raw(
+        &self,
+        client: &cubecl::client::Client,
+        batch: usize,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+        op: GemmOp,
+        k_last: usize,
+    ) {
+        let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
         let cfg = self.cfg;
         let tiles_n = n.div_ceil(cfg.tile_n());
         let tiles = m.div_ceil(cfg.tile_m()) * tiles_n;
@@ -255,7 +361,7 @@ impl GemmLaunch {
                 BufferArg::from_raw_parts(a.handle.clone(), a.len),
                 BufferArg::from_raw_parts(b.handle.clone(), b.len),
                 BufferArg::from_raw_parts(c.handle.clone(), c.len),
-                MatArgsLaunch::new(m, n, k, tiles_n, batch),
+                MatArgsLaunch::new(m, n, k, tiles_n, batch, k_last),
                 StridesLaunch::new(va.offset, va.row_stride, va.col_stride, va.batch_stride),
                 StridesLaunch::new(vb.offset, vb.row_stride, vb.col_stride, vb.batch_stride),
                 StridesLaunch::new(vc.offset, vc.row_stride, vc.col_stride, vc.batch_stride),
@@ -266,6 +372,36 @@ impl GemmLaunch {
                     b_col_major: col_major(&vb),
                 },
             )
+        }
+    }
+}
+
+/// C ← β·C ± Σ_t work[t] over `s` partial products (row-major m × n each).
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+fn sum_partials_kernel<F: Float>(
+    work: &[F],
+    c: &mut [F],
+    sc: Strides,
+    n: usize,
+    count: usize,
+    s: usize,
+    #[comptime] op: GemmOp,
+) {
+    let idx = CUBE_POS_X as usize * CUBE_DIM_X as usize + UNIT_POS as usize;
+    if idx < count {
+        let mut v = F::new(0.0);
+        for t in 0..s {
+            v += work[t * count + idx];
+        }
+        if comptime!(op.negate) {
+            v = -v;
+        }
+        let ci = sc.offset + (idx / n) * sc.rs + (idx % n) * sc.cs;
+        if comptime!(op.accumulate) {
+            c[ci] += v;
+        } else {
+            c[ci] = v;
         }
     }
 }
@@ -295,6 +431,8 @@ pub struct MatArgs {
     pub k: usize,
     pub tiles_n: usize,
     pub batch: usize,
+    /// K of the last batch index (split-K: a shorter last chunk); else k.
+    pub k_last: usize,
 }
 
 /// Offset and strides of one operand.
@@ -336,6 +474,10 @@ fn gemm_kernel<F: Float>(
     if bidx >= dims.batch {
         terminate!();
     }
+    let mut kdim = dims.k;
+    if bidx + 1 == dims.batch {
+        kdim = dims.k_last;
+    }
     if comptime!(op.lower_only) {
         // The whole tile lies above the diagonal: nothing to write.
         if col0 > row0 + big_m - 1 {
@@ -367,19 +509,20 @@ fn gemm_kernel<F: Float>(
     let mut pb = Array::<F>::new(nbb);
     // A window: big_m rows × bk columns at (row0, k0); B window: bk rows × big_n at (k0, col0).
     fetch_tiles(
-        a, b, a_base, b_base, &sa, &sb, &dims, row0, col0, 0, &mut pa, &mut pb, unit, cfg, layout,
+        a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
+        layout,
     );
     stash_tiles(&pa, &pb, &mut sh_a, &mut sh_b, unit, cfg, layout);
     sync_cube();
 
     let mut k0 = 0usize;
-    while k0 < dims.k {
+    while k0 < kdim {
         let next = k0 + bk;
         // Uniform per cube.
-        if next < dims.k {
+        if next < kdim {
             fetch_tiles(
-                a, b, a_base, b_base, &sa, &sb, &dims, row0, col0, next, &mut pa, &mut pb, unit,
-                cfg, layout,
+                a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, next, &mut pa, &mut pb,
+                unit, cfg, layout,
             );
         }
         #[unroll(cfg.unroll)]
@@ -401,7 +544,7 @@ fn gemm_kernel<F: Float>(
             }
         }
         sync_cube();
-        if next < dims.k {
+        if next < kdim {
             stash_tiles(&pa, &pb, &mut sh_a, &mut sh_b, unit, cfg, layout);
         }
         sync_cube();
@@ -445,6 +588,7 @@ fn fetch_tiles<F: Float>(
     sa: &Strides,
     sb: &Strides,
     dims: &MatArgs,
+    k: usize,
     row0: usize,
     col0: usize,
     k0: usize,
@@ -463,7 +607,7 @@ fn fetch_tiles<F: Float>(
         row0,
         k0,
         dims.m,
-        dims.k,
+        k,
         pa,
         unit,
         bm,
@@ -479,7 +623,7 @@ fn fetch_tiles<F: Float>(
         sb.cs,
         k0,
         col0,
-        dims.k,
+        k,
         dims.n,
         pb,
         unit,

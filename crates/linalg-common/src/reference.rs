@@ -297,3 +297,25 @@ pub fn cholesky_residual_columns(a: &[f32], l: &[f32], n: usize, cols: &[usize])
     }
     worst / na.max(f64::MIN_POSITIVE)
 }
+
+/// Q = H_1⋯H_k·I (m × ncols) in f64 from one matrix's LAPACK (H, τ) form: H row-major m × n
+/// with the reflectors below the diagonal (leading 1 implicit), k = τ.len().
+pub fn q_from_reflectors(h: &[f32], tau: &[f32], m: usize, n: usize, ncols: usize) -> Vec<f64> {
+    let mut q = vec![0.0f64; m * ncols];
+    for i in 0..m.min(ncols) {
+        q[i * ncols + i] = 1.0;
+    }
+    for j in (0..tau.len()).rev() {
+        let t = tau[j] as f64;
+        let v: Vec<f64> = (j..m)
+            .map(|i| if i == j { 1.0 } else { h[i * n + j] as f64 })
+            .collect();
+        for c in 0..ncols {
+            let d: f64 = (j..m).map(|i| v[i - j] * q[i * ncols + c]).sum();
+            for i in j..m {
+                q[i * ncols + c] -= t * d * v[i - j];
+            }
+        }
+    }
+    q
+}

@@ -5,7 +5,7 @@ use cubecl::client::Client;
 use cubecl::prelude::*;
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::{MatrixClass, generate};
-use linalg_common::reference::{matmul, norm1, orth_bound, resid_bound};
+use linalg_common::reference::{matmul, norm1, orth_bound, q_from_reflectors, resid_bound};
 use qr_kernels::{
     HostGeqrf, MatrixRef, QrError, QrMode, QrParams, Side, View, apply_q, geqrf, geqrf_host,
     householder_product, qr_host,
@@ -13,27 +13,6 @@ use qr_kernels::{
 
 fn to64(x: &[f32]) -> Vec<f64> {
     x.iter().map(|&v| v as f64).collect()
-}
-
-/// Q = H_1⋯H_k·I (m × ncols) in f64 from one matrix's (H, τ) — independent of our kernels.
-fn host_q(h: &[f32], tau: &[f32], m: usize, n: usize, ncols: usize) -> Vec<f64> {
-    let mut q = vec![0.0f64; m * ncols];
-    for i in 0..m.min(ncols) {
-        q[i * ncols + i] = 1.0;
-    }
-    for j in (0..tau.len()).rev() {
-        let t = tau[j] as f64;
-        let v: Vec<f64> = (j..m)
-            .map(|i| if i == j { 1.0 } else { h[i * n + j] as f64 })
-            .collect();
-        for c in 0..ncols {
-            let d: f64 = (j..m).map(|i| v[i - j] * q[i * ncols + c]).sum();
-            for i in j..m {
-                q[i * ncols + c] -= t * d * v[i - j];
-            }
-        }
-    }
-    q
 }
 
 /// ‖QᵀQ − I‖₁ of an m × c matrix.
@@ -124,7 +103,7 @@ fn check_geqrf(client: &Client, a: &[f32], out: &HostGeqrf, params: &QrParams, w
             );
         }
         let r = triu(hb, m, n, k);
-        let q = host_q(hb, tb, m, n, k);
+        let q = q_from_reflectors(hb, tb, m, n, k);
         assert_gates(
             ab,
             &q,
@@ -317,7 +296,7 @@ pub fn householder_product_and_apply_q(client: &Client) {
                 .read(client)
                 .expect("read");
             for b in 0..batch {
-                let want = host_q(
+                let want = q_from_reflectors(
                     &host.h[b * m * n..(b + 1) * m * n],
                     &host.tau[b * k..b * k + kk],
                     m,
@@ -354,7 +333,7 @@ pub fn householder_product_and_apply_q(client: &Client) {
                 .expect("read");
                 for b in 0..batch {
                     // Full m × m Q from the k reflectors.
-                    let qf = host_q(
+                    let qf = q_from_reflectors(
                         &host.h[b * m * n..(b + 1) * m * n],
                         &host.tau[b * k..(b + 1) * k],
                         m,
@@ -544,6 +523,54 @@ pub fn errors_and_empty(client: &Client) {
     assert!(c.r.is_empty());
 }
 
+/// Split-K GEMM (what the trailing update uses for single matrices on GPUs) against f64: a
+/// transposed A, B a block of a larger matrix, ragged K, set and subtract.
+pub fn gemm_split_k(client: &Client) {
+    use linalg_common::gemm::{GemmLaunch, GemmOp, Operand};
+    let g = GemmLaunch::new(&Hardware::of(client)).expect("gemm");
+    let (m, k, n, ld) = (13usize, 1003usize, 21usize, 30usize);
+    let at = linalg_common::rng::uniform_vec(1, k * m); // Aᵀ stored k × m
+    let b = linalg_common::rng::uniform_vec(2, k * ld); // B = columns 4..4+n of k × ld
+    let c0 = linalg_common::rng::uniform_vec(3, m * n);
+    for splits in [1usize, 3, 7] {
+        for (accumulate, negate) in [(false, false), (true, true)] {
+            let ha = client.create_from_slice(f32::as_bytes(&at));
+            let hb = client.create_from_slice(f32::as_bytes(&b));
+            let hc = client.create_from_slice(f32::as_bytes(&c0));
+            let work = client.empty(splits * m * n * 4);
+            let op = GemmOp {
+                accumulate,
+                negate,
+                lower_only: false,
+            };
+            g.launch_split_k(
+                client,
+                Operand::new(&ha, at.len(), View::contiguous(k, m).t()),
+                Operand::new(&hb, b.len(), View::contiguous(k, ld).block(0, 4, k, n)),
+                Operand::new(&hc, c0.len(), View::contiguous(m, n)),
+                op,
+                splits,
+                (&work, splits * m * n),
+            );
+            let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
+            for i in 0..m {
+                for j in 0..n {
+                    let p: f64 = (0..k)
+                        .map(|q| at[q * m + i] as f64 * b[q * ld + 4 + j] as f64)
+                        .sum();
+                    let old = c0[i * n + j] as f64;
+                    let want = if accumulate { old - p } else { p };
+                    let got = c[i * n + j] as f64;
+                    assert!(
+                        (got - want).abs() <= 1e-4 * (1.0 + p.abs()),
+                        "splits {splits} [{i},{j}]: {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 macro_rules! testgen {
     ($name:ident, $device:expr) => {
         mod $name {
@@ -582,6 +609,10 @@ macro_rules! testgen {
                 super::qr_modes(&client());
             }
             #[test]
+            fn gemm_split_k() {
+                super::gemm_split_k(&client());
+            }
+            #[test]
             fn errors_and_empty() {
                 super::errors_and_empty(&client());
             }
@@ -589,6 +620,7 @@ macro_rules! testgen {
     };
 }
 
+#[cfg(feature = "cpu")]
 testgen!(cpu, cubecl::Device::cpu().expect("CPU runtime"));
 #[cfg(feature = "cuda")]
 testgen!(

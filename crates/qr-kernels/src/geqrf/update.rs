@@ -14,9 +14,16 @@ pub(crate) struct Reflectors {
     v: (Handle, usize),
     u: (Handle, usize),
     w: (Handle, usize),
+    /// Split-K partial products of Vᵀ·C (single matrices only).
+    partials: Option<(Handle, usize)>,
     rows: usize,
     cols: usize,
 }
+
+/// Most K chunks of the split Vᵀ·C product (bounds its workspace).
+const MAX_SPLITS: usize = 16;
+/// Fewest rows per K chunk.
+const MIN_CHUNK: usize = 256;
 
 /// Where τ of the panel lives: element j of matrix b at `offset + b·batch_stride + j`.
 #[derive(Clone, Copy)]
@@ -34,6 +41,8 @@ impl Reflectors {
             v: ctx.buffer(ctx.batch * rows * nb),
             u: ctx.buffer(ctx.batch * rows * nb),
             w: ctx.buffer(ctx.batch * nb * cols),
+            partials: (ctx.batch == 1 && rows >= 2 * MIN_CHUNK)
+                .then(|| ctx.buffer(MAX_SPLITS * nb * cols)),
             rows,
             cols,
         }
@@ -113,9 +122,18 @@ impl Reflectors {
             negate: true,
             lower_only: false,
         };
-        ctx.launch
-            .gemm_for(w, nc)
-            .launch(ctx.client, ctx.batch, v, c, wk, set);
+        // Vᵀ·C has few output tiles (w ≤ nb rows) and K = p: for a single matrix, K is split
+        // so the device fills.
+        let g = ctx.launch.gemm_for(w, nc);
+        match &self.partials {
+            Some(work) => {
+                let splits = g
+                    .split_k(w, nc, p, ctx.launch.hw.num_sms, MIN_CHUNK)
+                    .min(MAX_SPLITS);
+                g.launch_split_k(ctx.client, v, c, wk, set, splits, (&work.0, work.1));
+            }
+            None => g.launch(ctx.client, ctx.batch, v, c, wk, set),
+        }
         ctx.launch
             .gemm_for(p, nc)
             .launch(ctx.client, ctx.batch, u, wk, c, sub);

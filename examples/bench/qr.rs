@@ -1,0 +1,283 @@
+//! Blocked-QR cases of the benchmark: geqrf on the GPU MODE qr_v2 set (and 1×8192², 32×512²,
+//! 1×4096²), householder_product and qr(reduced) on the square cases, and the TSQR/geqrf
+//! crossover of qr() on tall shapes (same JSON records as the other cases).
+use super::Record;
+use super::chol::Bench;
+use cubecl::prelude::*;
+use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
+use linalg_common::rng::uniform_vec;
+use qr_kernels::{MatrixRef, QrMode, QrParams, geqrf, householder_product, qr};
+use qrchol::timing::measure;
+
+/// (batch, n) of the square qr_v2 cases, then extra cases.
+fn square_cases(quick: bool) -> Vec<(usize, usize)> {
+    if quick {
+        return vec![(20, 32), (640, 512), (1, 4096)];
+    }
+    vec![
+        (20, 32),
+        (40, 176),
+        (40, 352),
+        (640, 512),
+        (60, 1024),
+        (8, 2048),
+        (2, 4096),
+        (1, 8192),
+        (32, 512),
+        (1, 4096),
+    ]
+}
+
+/// Accuracy of matrix 0 of a geqrf result: (‖QᵀQ − I‖₁, ‖A − QR‖₁/‖A‖₁) with Q rebuilt on the
+/// host in f64.
+fn geqrf_check(a: &[f32], h: &[f32], tau: &[f32], n: usize) -> (f64, f64) {
+    let q = q_from_reflectors(&h[..n * n], &tau[..n], n, n, n);
+    let r: Vec<f64> = (0..n * n)
+        .map(|x| if x % n >= x / n { h[x] as f64 } else { 0.0 })
+        .collect();
+    let qt: Vec<f64> = (0..n * n).map(|x| q[(x % n) * n + x / n]).collect();
+    let mut g = linalg_common::reference::matmul(&qt, &q, n, n, n);
+    for i in 0..n {
+        g[i * n + i] -= 1.0;
+    }
+    let qr = linalg_common::reference::matmul(&q, &r, n, n, n);
+    let a64: Vec<f64> = a[..n * n].iter().map(|&x| x as f64).collect();
+    let d: Vec<f64> = a64.iter().zip(&qr).map(|(x, y)| x - y).collect();
+    (norm1(&g, n, n), norm1(&d, n, n) / norm1(&a64, n, n))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record(
+    ctx: &Bench,
+    name: String,
+    op: &str,
+    mode: &str,
+    (batch, m, n): (usize, usize, usize),
+    seed: u64,
+    checksum: f64,
+    (dev_t, wall_t): (Option<f64>, f64),
+    flops: f64,
+    acc: Option<(f64, f64)>,
+) -> Record {
+    let t = dev_t.unwrap_or(wall_t);
+    let k = m.min(n);
+    let passes = acc.map(|(o, r)| {
+        o <= linalg_common::reference::orth_bound(k)
+            && r <= linalg_common::reference::resid_bound(k)
+    });
+    Record {
+        name,
+        op: op.into(),
+        mode: mode.into(),
+        batch,
+        m,
+        n,
+        seed,
+        checksum,
+        device: ctx.kind.to_string(),
+        ours_ms: t * 1e3,
+        ours_wall_ms: wall_t * 1e3,
+        launches: 0,
+        rows_per_block: 0,
+        rhs: 0,
+        gbps: (2 * batch * m * n * 4) as f64 / t / 1e9,
+        gflops: flops / t / 1e9,
+        orth: acc.map(|a| a.0),
+        resid: acc.map(|a| a.1),
+        passes,
+    }
+}
+
+pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
+    let client = ctx.client;
+    let p = QrParams::default();
+    let mut out = Vec::new();
+    for (i, (batch, n)) in square_cases(quick).into_iter().enumerate() {
+        let seed = 9000 + i as u64;
+        let a = uniform_vec(seed, batch * n * n);
+        let checksum: f64 = a.iter().map(|&x| x as f64).sum();
+        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let am = MatrixRef::dense(&ha, batch, n, n);
+        let nf = n as f64;
+        let geqrf_flops = batch as f64 * 4.0 / 3.0 * nf * nf * nf;
+        let shape = (batch, n, n);
+        // geqrf
+        let name = format!("geqrf {batch}x{n}x{n}");
+        if super::wanted(&name, ctx.filter) {
+            let first = geqrf(client, am, &p)
+                .expect("geqrf")
+                .read(client)
+                .expect("read");
+            let acc = (n <= 1024).then(|| geqrf_check(&a, &first.h, &first.tau, n));
+            let t = measure(client, ctx.samples, 0.05, || {
+                let _ = geqrf(client, am, &p).expect("geqrf");
+            });
+            let rec = record(
+                ctx,
+                name,
+                "geqrf",
+                "",
+                shape,
+                seed,
+                checksum,
+                t,
+                geqrf_flops,
+                acc,
+            );
+            super::print_row(&rec);
+            out.push(rec);
+        }
+        // householder_product on geqrf's output
+        let name = format!("orgqr {batch}x{n}x{n}");
+        if super::wanted(&name, ctx.filter) {
+            let f = geqrf(client, am, &p).expect("geqrf");
+            let t = measure(client, ctx.samples, 0.05, || {
+                let _ = householder_product(client, f.h_ref(), f.tau_ref(), &p).expect("orgqr");
+            });
+            let rec = record(
+                ctx,
+                name,
+                "orgqr",
+                "",
+                shape,
+                seed,
+                checksum,
+                t,
+                geqrf_flops,
+                None,
+            );
+            super::print_row(&rec);
+            out.push(rec);
+        }
+        // qr(reduced)
+        let name = format!("qr reduced {batch}x{n}x{n}");
+        if super::wanted(&name, ctx.filter) {
+            let first = qr(client, am, QrMode::Reduced, &p)
+                .expect("qr")
+                .read(client)
+                .expect("read");
+            let acc = (n <= 1024).then(|| {
+                let c = check_qr(
+                    &a[..n * n],
+                    Some(&first.q.as_ref().unwrap()[..n * n]),
+                    &first.r[..n * n],
+                    n,
+                    n,
+                );
+                (c.orth, c.resid)
+            });
+            let t = measure(client, ctx.samples, 0.05, || {
+                let _ = qr(client, am, QrMode::Reduced, &p).expect("qr");
+            });
+            let rec = record(
+                ctx,
+                name,
+                "qr",
+                "reduced",
+                shape,
+                seed,
+                checksum,
+                t,
+                2.0 * geqrf_flops,
+                acc,
+            );
+            super::print_row(&rec);
+            out.push(rec);
+        }
+    }
+    out
+}
+
+/// qr(reduced) on tall shapes with the TSQR path forced on and off (the crossover table).
+pub fn qr_crossover(ctx: &Bench) {
+    let client = ctx.client;
+    println!(
+        "{:<28} {:>12} {:>12} {:>8}",
+        "shape", "tsqr ms", "geqrf ms", "geqrf/tsqr"
+    );
+    for &(batch, m, n) in &[
+        (1usize, 4096usize, 32usize),
+        (1, 16384, 32),
+        (1, 131072, 32),
+        (1, 1024, 64),
+        (1, 4096, 64),
+        (1, 32768, 64),
+        (1, 1024, 128),
+        (1, 8192, 128),
+        (1, 65536, 128),
+        (64, 512, 32),
+        (64, 2048, 64),
+        (16, 1024, 128),
+        (256, 256, 32),
+    ] {
+        let a = uniform_vec(7, batch * m * n);
+        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let am = MatrixRef::dense(&ha, batch, m, n);
+        let mut ts = Vec::new();
+        for tsqr_on in [true, false] {
+            let p = QrParams {
+                tsqr_max_cols: Some(if tsqr_on { 128 } else { 0 }),
+                tsqr_min_ratio: Some(1),
+                ..QrParams::default()
+            };
+            let (d, w) = measure(client, ctx.samples, 0.05, || {
+                let _ = qr(client, am, QrMode::Reduced, &p).expect("qr");
+            });
+            ts.push(d.unwrap_or(w) * 1e3);
+        }
+        println!(
+            "{:<28} {:>12.4} {:>12.4} {:>8.2}",
+            format!("{batch}x{m}x{n}"),
+            ts[0],
+            ts[1],
+            ts[1] / ts[0]
+        );
+    }
+}
+
+/// geqrf over panel widths and panel-kernel row groups on a few shapes (printed only).
+pub fn qr_sweep(ctx: &Bench) {
+    let client = ctx.client;
+    let shapes = [
+        (1usize, 4096usize),
+        (32, 512),
+        (8, 2048),
+        (640, 512),
+        (1, 1024),
+    ];
+    print!("{:<22}", "panel x rows");
+    for (b, n) in shapes {
+        print!(" {:>12}", format!("{b}x{n}²"));
+    }
+    println!("   (geqrf ms)");
+    let inputs: Vec<_> = shapes
+        .iter()
+        .map(|&(b, n)| client.create_from_slice(f32::as_bytes(&uniform_vec(3, b * n * n))))
+        .collect();
+    for panel in [16usize, 32, 64] {
+        for rows in [8usize, 16, 32] {
+            if panel.min(32) * rows > 1024 {
+                continue;
+            }
+            let p = QrParams {
+                panel: Some(panel),
+                panel_rows: Some(rows),
+                ..QrParams::default()
+            };
+            print!("{:<22}", format!("{panel} x {rows}"));
+            for (&(b, n), h) in shapes.iter().zip(&inputs) {
+                let am = MatrixRef::dense(h, b, n, n);
+                match geqrf(client, am, &p) {
+                    Ok(_) => {
+                        let (d, w) = measure(client, ctx.samples, 0.05, || {
+                            let _ = geqrf(client, am, &p).expect("geqrf");
+                        });
+                        print!(" {:>12.3}", d.unwrap_or(w) * 1e3);
+                    }
+                    Err(_) => print!(" {:>12}", "-"),
+                }
+            }
+            println!();
+        }
+    }
+}
