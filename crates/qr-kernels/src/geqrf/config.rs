@@ -6,9 +6,10 @@ use linalg_common::launch::Hardware;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QrParams {
     /// Panel width nb: columns factored by one panel launch, and the inner dimension of the
-    /// trailing-update GEMMs. 1 ≤ nb ≤ 64. Default 32.
+    /// trailing-update GEMMs. 1 ≤ nb ≤ 64. Default per shape ([`QrLaunch::new`]).
     pub panel: Option<usize>,
-    /// Row groups of the panel kernel on GPUs (units = row groups × min(nb, 32)). Default 16.
+    /// Row groups of the panel kernel on GPUs (units = row groups × min(nb, 32)). Default per
+    /// shape ([`QrLaunch::new`]).
     pub panel_rows: Option<usize>,
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
@@ -41,6 +42,8 @@ pub struct PanelConfig {
     pub factor: bool,
     /// U = V·Tᵀ (applies Qᵀ) instead of V·T (applies Q).
     pub trans: bool,
+    /// Rows per iteration of the row loops (loads in flight per unit).
+    pub ilp: usize,
     pub unroll: bool,
 }
 
@@ -52,7 +55,8 @@ impl PanelConfig {
     /// Shared memory the kernel allocates, in bytes.
     pub fn shared_bytes(&self) -> usize {
         let nb = self.nb;
-        4 * (self.rows_cap.max(1) * nb + self.gy * nb + 4 * nb + nb * (nb + 1))
+        let gram = if self.factor { 1 } else { nb * (nb + 1) };
+        4 * (self.rows_cap.max(1) * nb + self.gy * nb + 4 * nb + nb * (nb + 1) + gram)
     }
 }
 
@@ -70,15 +74,29 @@ pub struct QrLaunch {
 }
 
 impl QrLaunch {
-    /// The launch for this device, or `None` when it cannot run these parameters.
-    pub fn new(hw: &Hardware, params: &QrParams) -> Option<Self> {
-        let nb = params.panel.unwrap_or(32);
+    /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
+    /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning): panels
+    /// of 32 columns, 16 for single matrices of 4096 rows and more; row groups about m/64
+    /// (4 to 32), at most 16 once the batch fills the multiprocessors and 8 beyond four cubes
+    /// per multiprocessor.
+    pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
+        let sms = hw.num_sms.unwrap_or(1) as usize;
+        let nb = params
+            .panel
+            .unwrap_or(if m >= 4096 && batch < sms { 16 } else { 32 });
         if nb == 0 || nb > 64 {
             return None;
         }
+        let mut rows = m.div_ceil(64).next_power_of_two().clamp(4, 32);
+        if batch >= 4 * sms {
+            rows = rows.min(8);
+        } else if batch >= sms {
+            rows = rows.min(16);
+        }
         let grid = if hw.max_units_per_cube >= 256 {
             let gx = nb.min(32);
-            (gx, params.panel_rows.unwrap_or(16).max(1))
+            let gy = params.panel_rows.unwrap_or(rows).max(1);
+            (gx, gy.min(hw.max_units_per_cube / gx))
         } else {
             // CPU runtime: a few units per cube.
             let gx = if nb.is_multiple_of(2) {
@@ -122,6 +140,11 @@ impl QrLaunch {
             rows_cap: 0,
             factor,
             trans,
+            ilp: if self.hw.max_units_per_cube >= 256 {
+                8
+            } else {
+                1
+            },
             unroll: self.hw.max_units_per_cube >= 256,
         };
         if p > 0 && self.stage {

@@ -52,7 +52,7 @@ impl<'a> Ctx<'a> {
         cols: usize,
     ) -> Result<Self, QrError> {
         let hw = Hardware::of(client);
-        let launch = QrLaunch::new(&hw, params)
+        let launch = QrLaunch::new(&hw, params, batch, rows)
             .ok_or_else(|| QrError::Unsupported(format!("{params:?} on {hw:?}")))?;
         if !launch.fits(rows, cols, batch) {
             return Err(QrError::Unsupported(format!(

@@ -64,6 +64,11 @@ pub(crate) fn panel_kernel<F: Float>(
     let mut gcol = Shared::<[F]>::new_slice(nb);
     let mut taus = Shared::<[F]>::new_slice(nb);
     let mut tsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
+    let mut gsh = Shared::<[F]>::new_slice(comptime!(if cfg.factor {
+        1
+    } else {
+        cfg.nb * (cfg.nb + 1)
+    }));
     let mut pan = Shared::<[F]>::new_slice(comptime!(cfg.rows_cap.max(1) * cfg.nb));
 
     if comptime!(cfg.rows_cap > 0) {
@@ -77,7 +82,7 @@ pub(crate) fn panel_kernel<F: Float>(
         sync_cube();
         panel_body::<F>(
             &mut pan, 0, nb, 1, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
-            &mut gcol, &mut taus, &mut tsh, p, w, cfg,
+            &mut gcol, &mut taus, &mut tsh, &mut gsh, p, w, cfg,
         );
         if comptime!(cfg.factor) {
             sync_cube();
@@ -92,7 +97,7 @@ pub(crate) fn panel_kernel<F: Float>(
     } else {
         panel_body::<F>(
             h, hbase, sh.rs, sh.cs, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
-            &mut gcol, &mut taus, &mut tsh, p, w, cfg,
+            &mut gcol, &mut taus, &mut tsh, &mut gsh, p, w, cfg,
         );
     }
 }
@@ -117,6 +122,7 @@ fn panel_body<F: Float>(
     gcol: &mut [F],
     taus: &mut [F],
     tsh: &mut [F],
+    gsh: &mut [F],
     p: usize,
     w: usize,
     #[comptime] cfg: PanelConfig,
@@ -130,8 +136,11 @@ fn panel_body<F: Float>(
     let unit = UNIT_POS as usize;
     let ty = unit / gx;
     let tx = unit % gx;
+    let ilp = comptime!(cfg.ilp);
     let mut acc = Array::<F>::new(ex);
     let mut coef = Array::<F>::new(ex);
+    let mut xs = Array::<F>::new(ilp);
+    let mut ys = Array::<F>::new(ilp);
 
     let mut idx = unit;
     while idx < nb * ld {
@@ -139,174 +148,176 @@ fn panel_body<F: Float>(
         idx += units;
     }
 
-    let mut j = 0usize;
-    while j < w {
-        // T column j − 1 from the Gram column published before the last barrier.
-        if j > 0 {
-            t_column::<F>(tsh, gcol, taus, j - 1, ty, tx, cfg);
-        }
-        // Pass 1: Σ_{i>j} a_ij·a_ik for every owned column (k = j: s; k > j: vᵀa_k up to the
-        // scale; k < j: the unscaled Gram column).
-        #[unroll(cfg.unroll)]
-        for c in 0..ex {
-            acc[c] = F::new(0.0);
-        }
-        // Four rows per iteration: four independent loads in flight (the loop is latency
-        // bound when the panel lives in global memory).
-        let mut i = j + 1 + ty;
-        while i + 3 * gy < p {
-            let r0 = base + i * rs;
-            let r1 = r0 + gy * rs;
-            let r2 = r1 + gy * rs;
-            let r3 = r2 + gy * rs;
-            let x0 = a[r0 + j * cs];
-            let x1 = a[r1 + j * cs];
-            let x2 = a[r2 + j * cs];
-            let x3 = a[r3 + j * cs];
+    if comptime!(cfg.factor) {
+        let mut j = 0usize;
+        while j < w {
+            // T column j − 1 from the Gram column published before the last barrier.
+            if j > 0 {
+                t_column::<F>(tsh, gcol, 0, 1, taus, j - 1, ty, tx, cfg);
+            }
+            // Pass 1: Σ_{i>j} a_ij·a_ik for every owned column (k = j: s; k > j: vᵀa_k up to the
+            // scale; k < j: the unscaled Gram column).
             #[unroll(cfg.unroll)]
             for c in 0..ex {
-                let k = tx + c * gx;
-                if k < w {
-                    let kc = k * cs;
-                    acc[c] += x0 * a[r0 + kc] + x1 * a[r1 + kc] + x2 * a[r2 + kc] + x3 * a[r3 + kc];
+                acc[c] = F::new(0.0);
+            }
+            // `ilp` rows per iteration: that many independent loads in flight (the loop is latency
+            // bound when the panel lives in global memory).
+            let mut i = j + 1 + ty;
+            while i + (ilp - 1) * gy < p {
+                #[unroll]
+                for t in 0..ilp {
+                    xs[t] = a[base + (i + t * gy) * rs + j * cs];
                 }
-            }
-            i += 4 * gy;
-        }
-        while i < p {
-            let x = a[base + i * rs + j * cs];
-            #[unroll(cfg.unroll)]
-            for c in 0..ex {
-                let k = tx + c * gx;
-                if k < w {
-                    acc[c] += x * a[base + i * rs + k * cs];
-                }
-            }
-            i += gy;
-        }
-        #[unroll(cfg.unroll)]
-        for c in 0..ex {
-            let k = tx + c * gx;
-            red[ty * nb + k] = acc[c];
-            if ty == 0 && k < w {
-                piv[k] = a[base + j * rs + k * cs];
-            }
-        }
-        sync_cube();
-
-        let alpha = piv[j];
-        let mut s = F::new(0.0);
-        #[unroll(cfg.unroll)]
-        for g in 0..gy {
-            s += red[g * nb + j];
-        }
-        let mut t = F::new(0.0);
-        let mut scale = F::new(1.0);
-        let mut beta = alpha;
-        if comptime!(cfg.factor) {
-            if s > F::new(0.0) {
-                let norm = F::sqrt(alpha * alpha + s);
-                beta = select(alpha >= F::new(0.0), -norm, norm);
-                t = (beta - alpha) / beta;
-                scale = F::new(1.0) / (alpha - beta);
-            }
-        } else {
-            t = tau[tbase + j];
-        }
-        if unit == 0 {
-            taus[j] = t;
-            scl[j] = scale;
-            if comptime!(cfg.factor) {
-                tau[tbase + j] = t;
-            }
-        }
-        // Gram column: v_kᵀv_j = scl_k·(a_jk + scale·Σ_{i>j} a_ik·a_ij), k < j.
-        if ty == 0 {
-            #[unroll(cfg.unroll)]
-            for c in 0..ex {
-                let k = tx + c * gx;
-                if k < j {
-                    let mut raw = F::new(0.0);
-                    #[unroll(cfg.unroll)]
-                    for g in 0..gy {
-                        raw += red[g * nb + k];
-                    }
-                    gcol[k] = scl[k] * (piv[k] + scale * raw);
-                }
-            }
-        }
-        // Pass 2 (uniform branch): a_k −= τ·v·(vᵀa_k) for k > j; a_jj ← β.
-        if comptime!(cfg.factor) {
-            if s > F::new(0.0) {
                 #[unroll(cfg.unroll)]
                 for c in 0..ex {
                     let k = tx + c * gx;
-                    coef[c] = F::new(0.0);
-                    if k > j && k < w {
-                        let mut below = F::new(0.0);
-                        #[unroll(cfg.unroll)]
-                        for g in 0..gy {
-                            below += red[g * nb + k];
+                    if k < w {
+                        let mut sum = F::new(0.0);
+                        #[unroll]
+                        for t in 0..ilp {
+                            sum += xs[t] * a[base + (i + t * gy) * rs + k * cs];
                         }
-                        coef[c] = t * (piv[k] + scale * below);
+                        acc[c] += sum;
                     }
                 }
-                if ty == 0 {
-                    #[unroll(cfg.unroll)]
-                    for c in 0..ex {
-                        let k = tx + c * gx;
-                        if k > j && k < w {
-                            a[base + j * rs + k * cs] = piv[k] - coef[c];
-                        } else if k == j {
-                            a[base + j * rs + j * cs] = beta;
-                        }
+                i += ilp * gy;
+            }
+            while i < p {
+                let x = a[base + i * rs + j * cs];
+                #[unroll(cfg.unroll)]
+                for c in 0..ex {
+                    let k = tx + c * gx;
+                    if k < w {
+                        acc[c] += x * a[base + i * rs + k * cs];
                     }
                 }
-                let mut i = j + 1 + ty;
-                while i + 3 * gy < p {
-                    let r0 = base + i * rs;
-                    let r1 = r0 + gy * rs;
-                    let r2 = r1 + gy * rs;
-                    let r3 = r2 + gy * rs;
-                    let xs0 = a[r0 + j * cs] * scale;
-                    let xs1 = a[r1 + j * cs] * scale;
-                    let xs2 = a[r2 + j * cs] * scale;
-                    let xs3 = a[r3 + j * cs] * scale;
-                    #[unroll(cfg.unroll)]
-                    for c in 0..ex {
-                        let k = tx + c * gx;
-                        if k > j && k < w {
-                            let kc = k * cs;
-                            let y0 = a[r0 + kc];
-                            let y1 = a[r1 + kc];
-                            let y2 = a[r2 + kc];
-                            let y3 = a[r3 + kc];
-                            a[r0 + kc] = y0 - coef[c] * xs0;
-                            a[r1 + kc] = y1 - coef[c] * xs1;
-                            a[r2 + kc] = y2 - coef[c] * xs2;
-                            a[r3 + kc] = y3 - coef[c] * xs3;
-                        }
-                    }
-                    i += 4 * gy;
-                }
-                while i < p {
-                    let xs = a[base + i * rs + j * cs] * scale;
-                    #[unroll(cfg.unroll)]
-                    for c in 0..ex {
-                        let k = tx + c * gx;
-                        if k > j && k < w {
-                            a[base + i * rs + k * cs] -= coef[c] * xs;
-                        }
-                    }
-                    i += gy;
+                i += gy;
+            }
+            #[unroll(cfg.unroll)]
+            for c in 0..ex {
+                let k = tx + c * gx;
+                red[ty * nb + k] = acc[c];
+                if ty == 0 && k < w {
+                    piv[k] = a[base + j * rs + k * cs];
                 }
             }
+            sync_cube();
+
+            let alpha = piv[j];
+            let mut s = F::new(0.0);
+            #[unroll(cfg.unroll)]
+            for g in 0..gy {
+                s += red[g * nb + j];
+            }
+            let mut t = F::new(0.0);
+            let mut scale = F::new(1.0);
+            let mut beta = alpha;
+            if comptime!(cfg.factor) {
+                if s > F::new(0.0) {
+                    let norm = F::sqrt(alpha * alpha + s);
+                    beta = select(alpha >= F::new(0.0), -norm, norm);
+                    t = (beta - alpha) / beta;
+                    scale = F::new(1.0) / (alpha - beta);
+                }
+            } else {
+                t = tau[tbase + j];
+            }
+            if unit == 0 {
+                taus[j] = t;
+                scl[j] = scale;
+                if comptime!(cfg.factor) {
+                    tau[tbase + j] = t;
+                }
+            }
+            // Gram column: v_kᵀv_j = scl_k·(a_jk + scale·Σ_{i>j} a_ik·a_ij), k < j.
+            if ty == 0 {
+                #[unroll(cfg.unroll)]
+                for c in 0..ex {
+                    let k = tx + c * gx;
+                    if k < j {
+                        let mut raw = F::new(0.0);
+                        #[unroll(cfg.unroll)]
+                        for g in 0..gy {
+                            raw += red[g * nb + k];
+                        }
+                        gcol[k] = scl[k] * (piv[k] + scale * raw);
+                    }
+                }
+            }
+            // Pass 2 (uniform branch): a_k −= τ·v·(vᵀa_k) for k > j; a_jj ← β.
+            if comptime!(cfg.factor) {
+                if s > F::new(0.0) {
+                    #[unroll(cfg.unroll)]
+                    for c in 0..ex {
+                        let k = tx + c * gx;
+                        coef[c] = F::new(0.0);
+                        if k > j && k < w {
+                            let mut below = F::new(0.0);
+                            #[unroll(cfg.unroll)]
+                            for g in 0..gy {
+                                below += red[g * nb + k];
+                            }
+                            coef[c] = t * (piv[k] + scale * below);
+                        }
+                    }
+                    if ty == 0 {
+                        #[unroll(cfg.unroll)]
+                        for c in 0..ex {
+                            let k = tx + c * gx;
+                            if k > j && k < w {
+                                a[base + j * rs + k * cs] = piv[k] - coef[c];
+                            } else if k == j {
+                                a[base + j * rs + j * cs] = beta;
+                            }
+                        }
+                    }
+                    let mut i = j + 1 + ty;
+                    while i + (ilp - 1) * gy < p {
+                        #[unroll]
+                        for t in 0..ilp {
+                            xs[t] = a[base + (i + t * gy) * rs + j * cs] * scale;
+                        }
+                        #[unroll(cfg.unroll)]
+                        for c in 0..ex {
+                            let k = tx + c * gx;
+                            if k > j && k < w {
+                                // All loads before the stores: they cannot be reordered past them.
+                                #[unroll]
+                                for t in 0..ilp {
+                                    ys[t] = a[base + (i + t * gy) * rs + k * cs];
+                                }
+                                #[unroll]
+                                for t in 0..ilp {
+                                    a[base + (i + t * gy) * rs + k * cs] = ys[t] - coef[c] * xs[t];
+                                }
+                            }
+                        }
+                        i += ilp * gy;
+                    }
+                    while i < p {
+                        let xs = a[base + i * rs + j * cs] * scale;
+                        #[unroll(cfg.unroll)]
+                        for c in 0..ex {
+                            let k = tx + c * gx;
+                            if k > j && k < w {
+                                a[base + i * rs + k * cs] -= coef[c] * xs;
+                            }
+                        }
+                        i += gy;
+                    }
+                }
+            }
+            sync_cube();
+            j += 1;
         }
-        sync_cube();
-        j += 1;
-    }
-    if w > 0 {
-        t_column::<F>(tsh, gcol, taus, w - 1, ty, tx, cfg);
+        if w > 0 {
+            t_column::<F>(tsh, gcol, 0, 1, taus, w - 1, ty, tx, cfg);
+        }
+    } else {
+        gram_t::<F>(
+            a, base, rs, cs, tau, tbase, red, scl, taus, tsh, gsh, p, w, cfg,
+        );
     }
 
     // Scale the reflectors (factor) and write V explicitly.
@@ -357,12 +368,15 @@ fn panel_body<F: Float>(
     }
 }
 
-/// T[0:jj, jj] = −τ_jj·T[0:jj, 0:jj]·gcol[0:jj] and T[jj, jj] = τ_jj (units of row group 0).
+/// T[0:jj, jj] = −τ_jj·T[0:jj, 0:jj]·g[0:jj] and T[jj, jj] = τ_jj (units of row group 0), the
+/// Gram column g[l] = `gram[goff + l·gstride]`.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn t_column<F: Float>(
     tsh: &mut [F],
-    gcol: &mut [F],
+    gram: &mut [F],
+    goff: usize,
+    gstride: usize,
     taus: &mut [F],
     jj: usize,
     ty: usize,
@@ -380,7 +394,7 @@ fn t_column<F: Float>(
                 let mut sum = F::new(0.0);
                 let mut l = k;
                 while l < jj {
-                    sum += tsh[k * ld + l] * gcol[l];
+                    sum += tsh[k * ld + l] * gram[goff + l * gstride];
                     l += 1;
                 }
                 tsh[k * ld + jj] = -taus[jj] * sum;
@@ -388,5 +402,94 @@ fn t_column<F: Float>(
                 tsh[k * ld + k] = taus[jj];
             }
         }
+    }
+}
+
+/// Reflectors given (scaled, below the diagonal; τ read): the Gram matrix G = VᵀV in one pass
+/// over the rows (each unit accumulates a row of G for its column, reduced over the row groups
+/// one column of G at a time), then T column by column. Sets the scales to 1.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn gram_t<F: Float>(
+    a: &mut [F],
+    base: usize,
+    rs: usize,
+    cs: usize,
+    tau: &mut [F],
+    tbase: usize,
+    red: &mut [F],
+    scl: &mut [F],
+    taus: &mut [F],
+    tsh: &mut [F],
+    gsh: &mut [F],
+    p: usize,
+    w: usize,
+    #[comptime] cfg: PanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gx = comptime!(cfg.gx);
+    let gy = comptime!(cfg.gy);
+    let ex = comptime!(cfg.nb / cfg.gx);
+    let ld = comptime!(cfg.nb + 1);
+    let units = comptime!(cfg.gx * cfg.gy);
+    let unit = UNIT_POS as usize;
+    let ty = unit / gx;
+    let tx = unit % gx;
+    let mut idx = unit;
+    while idx < nb {
+        scl[idx] = F::new(1.0);
+        taus[idx] = F::new(0.0);
+        if idx < w {
+            taus[idx] = tau[tbase + idx];
+        }
+        idx += units;
+    }
+    let mut gp = Array::<F>::new(nb);
+    for c in 0..ex {
+        let k = tx + c * gx;
+        #[unroll(cfg.unroll)]
+        for l in 0..nb {
+            gp[l] = F::new(0.0);
+        }
+        if k < w {
+            let mut i = ty;
+            while i < p {
+                let vk = select(
+                    i > k,
+                    a[base + i * rs + k * cs],
+                    select(i == k, F::new(1.0), F::new(0.0)),
+                );
+                #[unroll(cfg.unroll)]
+                for l in 0..nb {
+                    if l < w && i >= l {
+                        let vl = select(i == l, F::new(1.0), a[base + i * rs + l * cs]);
+                        gp[l] += vk * vl;
+                    }
+                }
+                i += gy;
+            }
+        }
+        // Reduce over the row groups, one column of G at a time.
+        let mut l = 0usize;
+        while l < w {
+            red[ty * nb + k] = gp[l];
+            sync_cube();
+            if ty == 0 {
+                let mut sum = F::new(0.0);
+                #[unroll(cfg.unroll)]
+                for g in 0..gy {
+                    sum += red[g * nb + k];
+                }
+                gsh[k * ld + l] = sum;
+            }
+            sync_cube();
+            l += 1;
+        }
+    }
+    let mut j = 0usize;
+    while j < w {
+        t_column::<F>(tsh, gsh, j, ld, taus, j, ty, tx, cfg);
+        sync_cube();
+        j += 1;
     }
 }
