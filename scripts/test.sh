@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 source scripts/offline-llvm.sh
 cargo test --workspace
 if [ "${SKIP_WGPU:-0}" != 1 ]; then
-  cargo test -p qr-kernels --no-default-features --features wgpu --target-dir target-wgpu --test tsqr
+  cargo test -p qr-kernels --no-default-features --features wgpu --target-dir target-wgpu --test tsqr --test geqrf
   cargo test -p cholesky-kernels --no-default-features --features wgpu --target-dir target-wgpu --test cholesky
 fi

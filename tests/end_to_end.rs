@@ -104,3 +104,42 @@ fn default_device_cholesky_and_solve() {
             .fold(0.0f32, f32::max);
     assert!(err < 1e-2, "max |X − X_true| = {err:e}");
 }
+
+#[test]
+fn default_device_blocked_qr() {
+    use qrchol::qr_kernels::{QrMode, QrParams, qr_host};
+    let device = default_device().expect("a runtime");
+    let client = device.client();
+    // n > 128: the blocked geqrf path (several panels), then householder_product.
+    let (batch, m, n) = (2, 200, 150);
+    let a: Vec<f32> = (0..batch)
+        .flat_map(|b| {
+            generate(
+                MatrixClass::GradedColumns { kappa: 1e5 },
+                m,
+                n,
+                70 + b as u64,
+            )
+        })
+        .collect();
+    let out = qr_host(
+        &client,
+        &a,
+        &[batch, m, n],
+        QrMode::Reduced,
+        &QrParams::default(),
+    )
+    .unwrap();
+    assert!(!out.tsqr);
+    let q = out.q.as_ref().unwrap();
+    for b in 0..batch {
+        let c = check_qr(
+            &a[b * m * n..][..m * n],
+            Some(&q[b * m * n..][..m * n]),
+            &out.r[b * n * n..][..n * n],
+            m,
+            n,
+        );
+        assert!(c.passes(n), "matrix {b}: {c:?}");
+    }
+}

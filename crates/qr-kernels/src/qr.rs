@@ -82,10 +82,12 @@ pub fn uses_tsqr(params: &QrParams, m: usize, n: usize, mode: QrMode) -> bool {
         && m >= n * params.tsqr_min_ratio.unwrap_or(DEFAULT_TSQR_MIN_RATIO)
 }
 
-/// Measured crossover (BENCHMARKS.md, QR crossover): TSQR up to this many columns …
-pub const DEFAULT_TSQR_MAX_COLS: usize = 64;
-/// … when m is at least this many times n.
-pub const DEFAULT_TSQR_MIN_RATIO: usize = 8;
+/// Measured crossover (H200, BENCHMARKS.md § QR: TSQR or blocked geqrf): TSQR was faster on
+/// every shape it takes — n ≤ 128 (its limit), m ≥ n, from 32×32 and 128×128 (1.9–2.3×) to
+/// 131072×32 (190×) — so qr() uses it up to this many columns …
+pub const DEFAULT_TSQR_MAX_COLS: usize = 128;
+/// … whenever m is at least this many times n.
+pub const DEFAULT_TSQR_MIN_RATIO: usize = 1;
 
 /// Factor `a` (validated up front; launches only, no synchronisation).
 pub fn qr(
@@ -103,10 +105,11 @@ pub fn qr(
         QrMode::R => (0, k),
     };
     let ctx = Ctx::new(client, params, batch, m, n.max(m))?;
-    if !a.is_empty() && uses_tsqr(params, m, n, mode) {
-        if let Some(out) = qr_tsqr(&ctx, a, mode)? {
-            return Ok(out);
-        }
+    if !a.is_empty()
+        && uses_tsqr(params, m, n, mode)
+        && let Some(out) = qr_tsqr(&ctx, a, mode)?
+    {
+        return Ok(out);
     }
     let nonfinite = ctx.flags();
     let h = ctx.buffer(batch * m * n);

@@ -105,7 +105,7 @@ pub(crate) fn panel_kernel<F: Float>(
 /// The factorization (or, without `factor`, the Gram pass) on the panel at `a[base + i·rs +
 /// k·cs]`, then V and U.
 #[cube]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
 fn panel_body<F: Float>(
     a: &mut [F],
     base: usize,
@@ -205,11 +205,7 @@ fn panel_body<F: Float>(
             sync_cube();
 
             let alpha = piv[j];
-            let mut s = F::new(0.0);
-            #[unroll(cfg.unroll)]
-            for g in 0..gy {
-                s += red[g * nb + j];
-            }
+            let s = group_sum::<F>(red, j, cfg);
             let mut t = F::new(0.0);
             let mut scale = F::new(1.0);
             let mut beta = alpha;
@@ -236,11 +232,7 @@ fn panel_body<F: Float>(
                 for c in 0..ex {
                     let k = tx + c * gx;
                     if k < j {
-                        let mut raw = F::new(0.0);
-                        #[unroll(cfg.unroll)]
-                        for g in 0..gy {
-                            raw += red[g * nb + k];
-                        }
+                        let raw = group_sum::<F>(red, k, cfg);
                         gcol[k] = scl[k] * (piv[k] + scale * raw);
                     }
                 }
@@ -253,11 +245,7 @@ fn panel_body<F: Float>(
                         let k = tx + c * gx;
                         coef[c] = F::new(0.0);
                         if k > j && k < w {
-                            let mut below = F::new(0.0);
-                            #[unroll(cfg.unroll)]
-                            for g in 0..gy {
-                                below += red[g * nb + k];
-                            }
+                            let below = group_sum::<F>(red, k, cfg);
                             coef[c] = t * (piv[k] + scale * below);
                         }
                     }
@@ -475,12 +463,7 @@ fn gram_t<F: Float>(
             red[ty * nb + k] = gp[l];
             sync_cube();
             if ty == 0 {
-                let mut sum = F::new(0.0);
-                #[unroll(cfg.unroll)]
-                for g in 0..gy {
-                    sum += red[g * nb + k];
-                }
-                gsh[k * ld + l] = sum;
+                gsh[k * ld + l] = group_sum::<F>(red, k, cfg);
             }
             sync_cube();
             l += 1;
@@ -492,4 +475,22 @@ fn gram_t<F: Float>(
         sync_cube();
         j += 1;
     }
+}
+
+/// Σ_g red[g·nb + k] over the row groups, in four independent partial sums (the chain of
+/// shared-memory loads is the latency of every column step's scalar phase).
+#[cube]
+fn group_sum<F: Float>(red: &mut [F], k: usize, #[comptime] cfg: PanelConfig) -> F {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let mut parts = Array::<F>::new(4usize);
+    #[unroll]
+    for q in 0..4usize {
+        parts[q] = F::new(0.0);
+    }
+    #[unroll(cfg.unroll)]
+    for g in 0..gy {
+        parts[g % 4] += red[g * nb + k];
+    }
+    (parts[0] + parts[1]) + (parts[2] + parts[3])
 }
