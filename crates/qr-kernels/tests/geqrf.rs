@@ -211,6 +211,22 @@ pub fn conditioning_and_rank(client: &Client) {
     assert!(out.tau.iter().all(|&t| t == 0.0) && out.h.iter().all(|&x| x == 0.0));
 }
 
+pub fn large_batch(client: &Client) {
+    // 300 small matrices in one launch per stage, each of its own class.
+    let (batch, m, n) = (300, 11, 9);
+    let classes: Vec<MatrixClass> = (0..batch)
+        .map(|i| match i % 4 {
+            0 => MatrixClass::Dense,
+            1 => MatrixClass::GradedColumns { kappa: 1e7 },
+            2 => MatrixClass::RankDeficient { rank: 2 },
+            _ => MatrixClass::ZeroColumns { first: 1, every: 2 },
+        })
+        .collect();
+    let a = batch_of(&classes, m, n, 17);
+    let out = geqrf_host(client, &a, &[batch, m, n], &QrParams::default()).expect("geqrf");
+    check_geqrf(client, &a, &out, &QrParams::default(), "300-matrix batch");
+}
+
 pub fn batch_is_independent(client: &Client) {
     let (batch, m, n) = (37, 24, 20);
     let a = batch_of(&vec![MatrixClass::Dense; batch], m, n, 3);
@@ -591,6 +607,10 @@ macro_rules! testgen {
             #[test]
             fn conditioning_and_rank() {
                 super::conditioning_and_rank(&client());
+            }
+            #[test]
+            fn large_batch() {
+                super::large_batch(&client());
             }
             #[test]
             fn batch_is_independent() {
