@@ -29,7 +29,7 @@ use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
 /// Panel of matrix `b`: rows/columns from `sh.offset + b·sh.bs` (its (0, 0)), p × w; τ at
-/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + k`.
+/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·vs + k` (k < nb ≤ vs).
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn panel_kernel<F: Float>(
@@ -41,6 +41,7 @@ pub(crate) fn panel_kernel<F: Float>(
     tau_off: usize,
     tau_bs: usize,
     vu_bs: usize,
+    vs: usize,
     p: usize,
     w: usize,
     batch: usize,
@@ -82,7 +83,7 @@ pub(crate) fn panel_kernel<F: Float>(
         sync_cube();
         panel_body::<F>(
             &mut pan, 0, nb, 1, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
-            &mut gcol, &mut taus, &mut tsh, &mut gsh, p, w, cfg,
+            &mut gcol, &mut taus, &mut tsh, &mut gsh, vs, p, w, cfg,
         );
         if comptime!(cfg.factor) {
             sync_cube();
@@ -97,7 +98,7 @@ pub(crate) fn panel_kernel<F: Float>(
     } else {
         panel_body::<F>(
             h, hbase, sh.rs, sh.cs, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
-            &mut gcol, &mut taus, &mut tsh, &mut gsh, p, w, cfg,
+            &mut gcol, &mut taus, &mut tsh, &mut gsh, vs, p, w, cfg,
         );
     }
 }
@@ -123,6 +124,7 @@ fn panel_body<F: Float>(
     taus: &mut [F],
     tsh: &mut [F],
     gsh: &mut [F],
+    vs: usize,
     p: usize,
     w: usize,
     #[comptime] cfg: PanelConfig,
@@ -325,7 +327,7 @@ fn panel_body<F: Float>(
                     v = F::new(1.0);
                 }
             }
-            v_out[vbase + i * nb + k] = v;
+            v_out[vbase + i * vs + k] = v;
         }
         i += gy;
     }
@@ -350,7 +352,7 @@ fn panel_body<F: Float>(
                     u += vil * m;
                 }
             }
-            u_out[vbase + i * nb + k] = u;
+            u_out[vbase + i * vs + k] = u;
         }
         i += gy;
     }
