@@ -248,10 +248,10 @@ pub fn qr_sweep(ctx: &Bench) {
     let client = ctx.client;
     let shapes = [
         (1usize, 4096usize),
-        (32, 512),
+        (1, 8192),
+        (2, 4096),
         (8, 2048),
-        (640, 512),
-        (1, 1024),
+        (32, 512),
     ];
     print!("{:<22}", "panel x rows");
     for (b, n) in shapes {
@@ -262,8 +262,8 @@ pub fn qr_sweep(ctx: &Bench) {
         .iter()
         .map(|&(b, n)| client.create_from_slice(f32::as_bytes(&uniform_vec(3, b * n * n))))
         .collect();
-    for panel in [16usize, 32, 64] {
-        for rows in [8usize, 16, 32] {
+    for panel in [16usize, 32] {
+        for rows in [16usize, 32] {
             if panel.min(32) * rows > 1024 {
                 continue;
             }
