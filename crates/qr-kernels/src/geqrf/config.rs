@@ -129,48 +129,23 @@ impl QrLaunch {
         (launch.panel(0, true, true).shared_bytes() <= hw.max_shared_bytes).then_some(launch)
     }
 
-    /// Width of a panel of p rows: nb, halved (down to 4) while a panel that wide would not
-    /// fit shared memory — a staged panel runs several times faster than one in global memory,
-    /// and a narrower one moves less data there too.
-    pub fn panel_width(&self, p: usize) -> usize {
-        let mut width = self.nb;
-        while width >= 8
-            && width.is_multiple_of(2)
-            && self.panel_of_width(width, p, true, true).rows_cap == 0
-        {
-            width /= 2;
-        }
-        width
-    }
-
-    /// The panel kernel for panels of p rows ([`QrLaunch::panel_width`] wide).
+    /// The panel kernel for panels of p rows: staged in shared memory when they fit (row
+    /// capacity rounded up to a quarter octave, so few variants compile), else in global memory.
     pub fn panel(&self, p: usize, factor: bool, trans: bool) -> PanelConfig {
-        self.panel_of_width(self.panel_width(p), p, factor, trans)
-    }
-
-    /// The kernel for p × width panels: staged in shared memory when they fit (row capacity
-    /// rounded up to a quarter octave, so few variants compile), else in global memory; as many
-    /// units as the launch's grid (narrower panels get more row groups).
-    fn panel_of_width(&self, width: usize, p: usize, factor: bool, trans: bool) -> PanelConfig {
-        let gpu = self.hw.max_units_per_cube >= 256;
-        let (gx, gy) = if gpu {
-            let gx = width.min(32);
-            let units = self.grid.0 * self.grid.1;
-            (gx, (units / gx).clamp(1, self.hw.max_units_per_cube / gx))
-        } else if width.is_multiple_of(self.grid.0) {
-            self.grid
-        } else {
-            (1, 1)
-        };
+        let (gx, gy) = self.grid;
         let mut cfg = PanelConfig {
-            nb: width,
+            nb: self.nb,
             gx,
             gy,
             rows_cap: 0,
             factor,
             trans,
-            ilp: if gpu { 8 } else { 1 },
-            unroll: gpu,
+            ilp: if self.hw.max_units_per_cube >= 256 {
+                8
+            } else {
+                1
+            },
+            unroll: self.hw.max_units_per_cube >= 256,
         };
         if p > 0 && self.stage {
             let step = (p.next_power_of_two() / 4).max(8);

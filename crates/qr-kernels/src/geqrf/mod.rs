@@ -34,7 +34,7 @@ use linalg_common::copy::{CopyConfig, launch_copy};
 use linalg_common::gemm::{Operand, View};
 use linalg_common::launch::Hardware;
 use linalg_common::matrix::MatrixRef;
-use update::{Reflectors, TauRef, panels};
+use update::{Reflectors, TauRef};
 
 /// The launch context of one op.
 pub(crate) struct Ctx<'a> {
@@ -188,8 +188,11 @@ pub fn geqrf_host(
 pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
     let (m, n) = (h.view.rows, h.view.cols);
     let k = m.min(n);
+    let nb = ctx.launch.nb;
     let refl = Reflectors::new(ctx, m, n);
-    for (c0, w) in panels(ctx, m, k) {
+    let mut c0 = 0;
+    while c0 < k {
+        let w = nb.min(k - c0);
         let p = m - c0;
         let t = TauRef {
             offset: c0,
@@ -200,6 +203,7 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
         if n2 > 0 {
             refl.apply(ctx, w, h.with_view(h.view.block(c0, c0 + w, p, n2)));
         }
+        c0 += w;
     }
 }
 

@@ -29,7 +29,7 @@ use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
 /// Panel of matrix `b`: rows/columns from `sh.offset + b·sh.bs` (its (0, 0)), p × w; τ at
-/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·vs + k` (k < nb ≤ vs).
+/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + k`.
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn panel_kernel<F: Float>(
@@ -41,7 +41,6 @@ pub(crate) fn panel_kernel<F: Float>(
     tau_off: usize,
     tau_bs: usize,
     vu_bs: usize,
-    vs: usize,
     p: usize,
     w: usize,
     batch: usize,
@@ -83,7 +82,7 @@ pub(crate) fn panel_kernel<F: Float>(
         sync_cube();
         panel_body::<F>(
             &mut pan, 0, nb, 1, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
-            &mut gcol, &mut taus, &mut tsh, &mut gsh, vs, p, w, cfg,
+            &mut gcol, &mut taus, &mut tsh, &mut gsh, p, w, cfg,
         );
         if comptime!(cfg.factor) {
             sync_cube();
@@ -98,7 +97,7 @@ pub(crate) fn panel_kernel<F: Float>(
     } else {
         panel_body::<F>(
             h, hbase, sh.rs, sh.cs, tau, tbase, v_out, u_out, vbase, &mut red, &mut piv, &mut scl,
-            &mut gcol, &mut taus, &mut tsh, &mut gsh, vs, p, w, cfg,
+            &mut gcol, &mut taus, &mut tsh, &mut gsh, p, w, cfg,
         );
     }
 }
@@ -124,7 +123,6 @@ fn panel_body<F: Float>(
     taus: &mut [F],
     tsh: &mut [F],
     gsh: &mut [F],
-    vs: usize,
     p: usize,
     w: usize,
     #[comptime] cfg: PanelConfig,
@@ -327,7 +325,7 @@ fn panel_body<F: Float>(
                     v = F::new(1.0);
                 }
             }
-            v_out[vbase + i * vs + k] = v;
+            v_out[vbase + i * nb + k] = v;
         }
         i += gy;
     }
@@ -352,7 +350,7 @@ fn panel_body<F: Float>(
                     u += vil * m;
                 }
             }
-            u_out[vbase + i * vs + k] = u;
+            u_out[vbase + i * nb + k] = u;
         }
         i += gy;
     }

@@ -1,7 +1,7 @@
 //! Ops on the (H, τ) form: [`householder_product`] (`torch.linalg.householder_product`,
 //! LAPACK `sorgqr`) and [`apply_q`] (`torch.ormqr`, LAPACK `sormqr`), both blocked: each panel's
 //! block reflector (T rebuilt from H and τ by the panel kernel) is applied with two GEMMs.
-use super::update::{Reflectors, TauRef, panels};
+use super::update::{Reflectors, TauRef};
 use super::{Ctx, QrParams, check_flags, read_prefix};
 use crate::error::QrError;
 use cubecl::client::Client;
@@ -146,12 +146,16 @@ pub(crate) fn apply_blocks(
     transpose: bool,
 ) {
     let m = h.view.rows;
+    let nb = ctx.launch.nb;
     let refl = Reflectors::new(ctx, m, x.view.cols);
-    let mut order = panels(ctx, m, k);
-    if !transpose {
-        order.reverse();
-    }
-    for (c0, w) in order {
+    let starts: Vec<usize> = (0..k).step_by(nb.max(1)).collect();
+    let order: Vec<usize> = if transpose {
+        starts
+    } else {
+        starts.into_iter().rev().collect()
+    };
+    for c0 in order {
+        let w = nb.min(k - c0);
         let p = m - c0;
         let t = TauRef {
             offset: tau.offset + c0,

@@ -49,13 +49,12 @@ impl Reflectors {
     }
 
     /// Factor (`factor`) or read the reflectors of the p × w panel `h` (a view whose (0, 0) is
-    /// the panel's diagonal start; w ≤ [`QrLaunch::panel_width`](super::QrLaunch::panel_width)
-    /// of p), writing V and U (= V·Tᵀ with `trans`, else V·T).
+    /// the panel's diagonal start), writing V and U (= V·Tᵀ with `trans`, else V·T).
     pub(crate) fn panel(&self, ctx: &Ctx, h: Operand, tau: TauRef, factor: bool, trans: bool) {
         let (p, w) = (h.view.rows, h.view.cols);
-        let cfg: PanelConfig = ctx.launch.panel(p, factor, trans);
-        debug_assert!(p <= self.rows && w <= cfg.nb && cfg.nb <= ctx.launch.nb && w >= 1);
+        debug_assert!(p <= self.rows && w <= ctx.launch.nb && w >= 1);
         debug_assert!(h.view.extent(ctx.batch) <= h.len);
+        let cfg: PanelConfig = ctx.launch.panel(p, factor, trans);
         let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
         let hv = h.view;
         // SAFETY: the cube of matrix b touches only its panel (rows < p, columns < w of the
@@ -77,7 +76,6 @@ impl Reflectors {
                 tau.offset,
                 tau.batch_stride,
                 self.rows * ctx.launch.nb,
-                ctx.launch.nb,
                 p,
                 w,
                 ctx.batch,
@@ -140,17 +138,4 @@ impl Reflectors {
             .gemm_for(p, nc)
             .launch(ctx.client, ctx.batch, u, wk, c, sub);
     }
-}
-
-/// The panels of k reflectors of matrices with m rows: (first column, width) in order, each
-/// [`QrLaunch::panel_width`](super::QrLaunch::panel_width) of its row count wide.
-pub(crate) fn panels(ctx: &Ctx, m: usize, k: usize) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut c0 = 0;
-    while c0 < k {
-        let w = ctx.launch.panel_width(m - c0).min(k - c0);
-        out.push((c0, w));
-        c0 += w;
-    }
-    out
 }
