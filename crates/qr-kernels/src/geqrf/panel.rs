@@ -18,7 +18,8 @@
 //! (A ← Q·A), so a block reflector is applied as A −= U·(Vᵀ·A), two GEMMs.
 //!
 //! Without `factor` the panel already holds reflectors (scaled, below the diagonal) and τ is
-//! read: the same Gram pass builds T for householder_product and apply_q.
+//! read: the Gram matrix VᵀV, formed in one pass over the rows ([`gram_t`]), gives T for
+//! householder_product and apply_q.
 //!
 //! Layout: unit (ty, tx) owns columns tx + c·gx and rows ty + t·gy, so the units of a plane read
 //! consecutive elements of one row (row-major panels) while the pivot column is a broadcast.
