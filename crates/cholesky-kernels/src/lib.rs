@@ -112,13 +112,7 @@ pub(crate) fn split(n: usize, nb: usize) -> usize {
 
 /// Synchronise on the per-matrix non-finite flags: an error naming the flagged matrices.
 pub(crate) fn check_flags(client: &Client, flags: Handle) -> Result<(), CholeskyError> {
-    let bytes = client.read_one(flags).map_err(device_error)?;
-    let batches: Vec<usize> = u32::from_bytes(&bytes)
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| **f != 0)
-        .map(|(i, _)| i)
-        .collect();
+    let batches = linalg_common::matrix::flagged(client, flags).map_err(device_error)?;
     if batches.is_empty() {
         Ok(())
     } else {
@@ -132,8 +126,7 @@ pub(crate) fn read_prefix<T: cubecl::CubeElement>(
     handle: Handle,
     len: usize,
 ) -> Result<Vec<T>, CholeskyError> {
-    let bytes = client.read_one(handle).map_err(device_error)?;
-    Ok(T::from_bytes(&bytes)[..len].to_vec())
+    linalg_common::matrix::read_prefix(client, handle, len).map_err(device_error)
 }
 
 pub(crate) fn device_error(e: cubecl::server::ServerError) -> CholeskyError {

@@ -2,7 +2,9 @@
 //! every op of both kernel crates takes its matrix arguments (contiguous, transposed, sliced
 //! or batch-broadcast inputs are all strides, read in place).
 use crate::gemm::{Operand, View};
-use cubecl::server::Handle;
+use cubecl::client::Client;
+use cubecl::prelude::*;
+use cubecl::server::{Handle, ServerError};
 
 /// `batch` matrices laid out as `view` in `handle` (f32).
 #[derive(Clone, Copy, Debug)]
@@ -88,4 +90,25 @@ impl<'a> MatrixRef<'a> {
         }
         Ok(())
     }
+}
+
+/// Synchronise and read per-matrix u32 flags: the indices of the matrices whose flag is set.
+pub fn flagged(client: &Client, flags: Handle) -> Result<Vec<usize>, ServerError> {
+    let bytes = client.read_one(flags)?;
+    Ok(u32::from_bytes(&bytes)
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| **f != 0)
+        .map(|(i, _)| i)
+        .collect())
+}
+
+/// Synchronise and read the first `len` values of a device buffer (allocations are rounded up).
+pub fn read_prefix<T: cubecl::CubeElement>(
+    client: &Client,
+    handle: Handle,
+    len: usize,
+) -> Result<Vec<T>, ServerError> {
+    let bytes = client.read_one(handle)?;
+    Ok(T::from_bytes(&bytes)[..len].to_vec())
 }

@@ -217,15 +217,9 @@ pub(crate) fn tau_ref(tau: &(Handle, usize), k: usize) -> TauRef<'_> {
     }
 }
 
-/// Synchronise on per-matrix non-finite flags.
+/// Synchronise on per-matrix non-finite flags: an error naming the flagged matrices.
 pub(crate) fn check_flags(client: &Client, flags: Handle) -> Result<(), QrError> {
-    let bytes = client.read_one(flags).map_err(device_error)?;
-    let batches: Vec<usize> = u32::from_bytes(&bytes)
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| **f != 0)
-        .map(|(i, _)| i)
-        .collect();
+    let batches = linalg_common::matrix::flagged(client, flags).map_err(device_error)?;
     if batches.is_empty() {
         Ok(())
     } else {
@@ -239,6 +233,5 @@ pub(crate) fn read_prefix<T: cubecl::CubeElement>(
     handle: Handle,
     len: usize,
 ) -> Result<Vec<T>, QrError> {
-    let bytes = client.read_one(handle).map_err(device_error)?;
-    Ok(T::from_bytes(&bytes)[..len].to_vec())
+    linalg_common::matrix::read_prefix(client, handle, len).map_err(device_error)
 }

@@ -146,20 +146,16 @@ pub struct HostQr {
 impl TsqrOutput {
     /// Synchronise, read the factors back and turn a non-finite input into an error.
     pub fn read(self, client: &Client) -> Result<HostQr, TsqrError> {
+        use linalg_common::matrix::{flagged, read_prefix};
         let dev = |e: cubecl::server::ServerError| TsqrError::Device(format!("{e:?}"));
-        let info = client.read_one(self.info).map_err(dev)?;
-        let bad: Vec<usize> = u32::from_bytes(&info)
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| **f != 0)
-            .map(|(i, _)| i)
-            .collect();
+        let bad = flagged(client, self.info).map_err(dev)?;
         if !bad.is_empty() {
             return Err(TsqrError::NonFinite { batches: bad });
         }
-        let r = f32::from_bytes(&client.read_one(self.r).map_err(dev)?).to_vec();
+        let (b, m, n) = (self.batch, self.m, self.n);
+        let r = read_prefix(client, self.r, b * n * n).map_err(dev)?;
         let q = match self.q {
-            Some(q) => Some(f32::from_bytes(&client.read_one(q).map_err(dev)?).to_vec()),
+            Some(q) => Some(read_prefix(client, q, b * m * n).map_err(dev)?),
             None => None,
         };
         Ok(HostQr {
