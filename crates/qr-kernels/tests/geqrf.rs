@@ -384,6 +384,63 @@ pub fn householder_product_and_apply_q(client: &Client) {
     }
 }
 
+pub fn apply_q_broadcasts(client: &Client) {
+    // One (H, τ) of batch 1 applied to a batch of 3 right-hand sides equals three calls.
+    let (m, n, nc) = (40, 24, 5);
+    let params = small_panels();
+    let a = batch_of(&[MatrixClass::Dense], m, n, 31);
+    let ah = client.create_from_slice(f32::as_bytes(&a));
+    let f = geqrf(client, MatrixRef::dense(&ah, 1, m, n), &params).expect("geqrf");
+    let c = batch_of(&[MatrixClass::Dense; 3], m, nc, 32);
+    let ch = client.create_from_slice(f32::as_bytes(&c));
+    let all = apply_q(
+        client,
+        f.h_ref(),
+        f.tau_ref(),
+        MatrixRef::dense(&ch, 3, m, nc),
+        Side::Left,
+        true,
+        &params,
+    )
+    .expect("broadcast apply_q")
+    .read(client)
+    .expect("read");
+    for b in 0..3 {
+        let one = client.create_from_slice(f32::as_bytes(&c[b * m * nc..(b + 1) * m * nc]));
+        let got = apply_q(
+            client,
+            f.h_ref(),
+            f.tau_ref(),
+            MatrixRef::dense(&one, 1, m, nc),
+            Side::Left,
+            true,
+            &params,
+        )
+        .expect("apply_q")
+        .read(client)
+        .expect("read");
+        assert_eq!(
+            got.data,
+            all.data[b * m * nc..(b + 1) * m * nc],
+            "matrix {b}"
+        );
+    }
+    // A batch of 2 (H, τ) against a batch of 3 C is refused.
+    let f2 = geqrf(client, MatrixRef::dense(&ch, 2, m, nc), &params).expect("geqrf");
+    assert!(matches!(
+        apply_q(
+            client,
+            f2.h_ref(),
+            f2.tau_ref(),
+            MatrixRef::dense(&ch, 3, m, nc),
+            Side::Left,
+            true,
+            &params
+        ),
+        Err(QrError::ShapeMismatch { .. })
+    ));
+}
+
 pub fn qr_modes(client: &Client) {
     let tsqr_off = QrParams {
         tsqr_max_cols: Some(0),
@@ -623,6 +680,10 @@ macro_rules! testgen {
             #[test]
             fn householder_product_and_apply_q() {
                 super::householder_product_and_apply_q(&client());
+            }
+            #[test]
+            fn apply_q_broadcasts() {
+                super::apply_q_broadcasts(&client());
             }
             #[test]
             fn qr_modes() {

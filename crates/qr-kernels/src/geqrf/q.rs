@@ -177,6 +177,7 @@ pub(crate) fn apply_blocks(
 /// op(Q)·C (`Side::Left`) or C·op(Q) (`Side::Right`) with op(Q) = Qᵀ when `transpose`, Q from
 /// the reflectors of `h` (m rows, k = τ's length ≤ min(m, columns of h)), without forming Q.
 /// C is m × nc (left) or nr × m (right); the result is a new contiguous buffer of C's shape.
+/// An (H, τ) of batch 1 applies to every matrix of a batch of C (as torch.ormqr broadcasts).
 pub fn apply_q(
     client: &Client,
     h: MatrixRef,
@@ -188,16 +189,31 @@ pub fn apply_q(
 ) -> Result<MatrixOutput, QrError> {
     h.validate("h")?;
     c.validate("c")?;
-    let (batch, m) = (h.batch, h.view.rows);
-    let t = tau_arg(&tau, batch)?;
+    let m = h.view.rows;
+    let t = tau_arg(&tau, h.batch)?;
     let k = tau.view.cols;
     let (rows, cols) = (c.view.rows, c.view.cols);
     let c_m = if side == Side::Left { rows } else { cols };
-    if c.batch != batch || c_m != m || k > m.min(h.view.cols) {
+    // One (H, τ) broadcasts over a batch of C, as torch.ormqr: the same matrix for every b.
+    let batch = c.batch;
+    let (h, t) = if h.batch == 1 && batch != 1 {
+        let view = View {
+            batch_stride: 0,
+            ..h.view
+        };
+        let t = TauRef {
+            batch_stride: 0,
+            ..t
+        };
+        (MatrixRef { batch, view, ..h }, t)
+    } else {
+        (h, t)
+    };
+    if h.batch != batch || c_m != m || k > m.min(h.view.cols) {
         return Err(QrError::ShapeMismatch {
             what: format!(
-                "apply_q: h is {batch}×{m}×{}, k = {k}, c is {}×{rows}×{cols} ({side:?})",
-                h.view.cols, c.batch
+                "apply_q: h is {}×{m}×{}, k = {k}, c is {batch}×{rows}×{cols} ({side:?})",
+                h.batch, h.view.cols
             ),
         });
     }
