@@ -7,10 +7,11 @@
 //! follows LAPACK's sign convention (as torch); TSQR's tree may flip the signs of rows of R (and
 //! the matching columns of Q), so the paths agree up to those signs and rounding.
 use crate::error::QrError;
-use crate::geqrf::{Ctx, QrParams, check_flags, factor_in_place, form_q, read_prefix, tau_ref};
+use crate::geqrf::{
+    Ctx, QrParams, check_flags, factor_in_place, form_q, read_prefix, tau_ref, upload,
+};
 use crate::tsqr::{TsqrError, TsqrMode, TsqrParams, tsqr};
 use cubecl::client::Client;
-use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::copy::CopyConfig;
 use linalg_common::gemm::{Operand, View};
@@ -228,14 +229,7 @@ pub fn qr_host(
     mode: QrMode,
     params: &QrParams,
 ) -> Result<HostQrResult, QrError> {
-    let needed: usize = shape.iter().product();
-    if a.len() != needed {
-        return Err(QrError::DataLength {
-            needed,
-            got: a.len(),
-        });
-    }
-    let handle = client.create_from_slice(f32::as_bytes(a));
+    let handle = upload(client, a, shape)?;
     let m = MatrixRef::contiguous(&handle, shape, "a")?;
     qr(client, m, mode, params)?.read(client)
 }

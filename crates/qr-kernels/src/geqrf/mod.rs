@@ -172,6 +172,13 @@ pub fn geqrf_host(
     shape: &[usize],
     params: &QrParams,
 ) -> Result<HostGeqrf, QrError> {
+    let handle = upload(client, a, shape)?;
+    let m = MatrixRef::contiguous(&handle, shape, "a")?;
+    geqrf(client, m, params)?.read(client)
+}
+
+/// Upload host values whose count must match `shape` (the host conveniences' input).
+pub(crate) fn upload(client: &Client, a: &[f32], shape: &[usize]) -> Result<Handle, QrError> {
     let needed: usize = shape.iter().product();
     if a.len() != needed {
         return Err(QrError::DataLength {
@@ -179,9 +186,7 @@ pub fn geqrf_host(
             got: a.len(),
         });
     }
-    let handle = client.create_from_slice(f32::as_bytes(a));
-    let m = MatrixRef::contiguous(&handle, shape, "a")?;
-    geqrf(client, m, params)?.read(client)
+    Ok(client.create_from_slice(f32::as_bytes(a)))
 }
 
 /// Factor the contiguous m × n matrices of `h` in place, τ (k per matrix) into `tau`.
