@@ -43,7 +43,8 @@ if ! cmp -s "${_ol_bundle}/bin/llvm-config.new" "${_ol_bundle}/bin/llvm-config" 
 else
   rm -f "${_ol_bundle}/bin/llvm-config.new"
 fi
-touch "${_ol_bundle}/.tracel-llvm-installed"
+# Create the marker once: touching it again would make cargo rebuild cubecl-llvm and all above it.
+[ -e "${_ol_bundle}/.tracel-llvm-installed" ] || touch "${_ol_bundle}/.tracel-llvm-installed"
 
 if [ "${1:-}" = "--print-env" ]; then
   echo "export XDG_DATA_HOME=${_ol_root}"

@@ -11,6 +11,7 @@ use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
 use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
 
+mod burn;
 mod chol;
 mod qr;
 use chol::{Bench, cholesky_benches};
@@ -18,6 +19,7 @@ use chol::{Bench, cholesky_benches};
 use serde::Serialize;
 
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
+      [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
@@ -167,6 +169,10 @@ fn main() {
     let check_max = args.num("check-max-elems", 40_000_000usize);
     let hw = linalg_common::launch::Hardware::of(&client);
     eprintln!("bench on {kind}: {hw:?}");
+    if args.flag("burn-compare") {
+        burn::burn_compare(samples.min(9));
+        return;
+    }
     if args.flag("launch-probe") {
         chol::launch_probe(&client);
         return;

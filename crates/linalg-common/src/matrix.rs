@@ -60,7 +60,7 @@ impl<'a> MatrixRef<'a> {
 
     /// Buffer length in f32 elements.
     pub fn len(&self) -> usize {
-        (self.handle.size() / 4) as usize
+        (self.handle.size_in_used() / 4) as usize
     }
 
     pub fn is_empty(&self) -> bool {

@@ -204,11 +204,11 @@ pub fn tsqr(
         params: *params,
     })?;
     let needed = (batch * m * n * 4) as u64;
-    if a.size() < needed {
+    if a.size_in_used() < needed {
         return Err(TsqrError::BufferTooSmall {
             name: "a",
             needed,
-            got: a.size(),
+            got: a.size_in_used(),
         });
     }
     let lv = levels(m, n, launch.rows_per_block());
