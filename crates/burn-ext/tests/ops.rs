@@ -627,7 +627,9 @@ fn matches_burn_linalg_qr() {
         let (q, r) = burn_ext::qr(ta.clone(), QrMode::Reduced).unwrap();
         let (q2, r2) = burn::linalg::qr(ta, true);
         let (q, r, q2, r2) = (read(q), read(r), read(q2), read(r2));
-        // Column j of Q and row j of R agree up to one sign per j.
+        // Column j of Q and row j of R agree up to one sign per j. burn-linalg multiplies with
+        // Burn's matmul, TF32 on CUDA (relative error ~3e-4): the tolerance allows for that.
+        let rmax = r.iter().fold(0f32, |s, x| s.max(x.abs()));
         for i in 0..b {
             for j in 0..n {
                 let s = if r[i * n * n + j * n + j] * r2[i * n * n + j * n + j] < 0.0 {
@@ -642,7 +644,7 @@ fn matches_burn_linalg_qr() {
                     e.max((r[i * n * n + j * n + c] - s * r2[i * n * n + j * n + c]).abs())
                 });
                 assert!(
-                    dq <= 1e-4 && dr <= 1e-3,
+                    dq <= 2e-3 && dr <= 2e-3 * rmax,
                     "{name} vs burn-linalg: column {j}: {dq:.2e} {dr:.2e}"
                 );
             }
