@@ -54,7 +54,6 @@ impl MatrixOutput {
 
 /// τ of `batch` matrices as a kernel argument: `[batch, 1, k]` with unit column stride.
 pub(crate) fn tau_arg<'a>(tau: &MatrixRef<'a>, batch: usize) -> Result<TauRef<'a>, QrError> {
-    tau.validate("tau")?;
     if tau.batch != batch || tau.view.rows != 1 || (tau.view.cols > 1 && tau.view.col_stride != 1) {
         return Err(QrError::ShapeMismatch {
             what: format!(
@@ -63,6 +62,8 @@ pub(crate) fn tau_arg<'a>(tau: &MatrixRef<'a>, batch: usize) -> Result<TauRef<'a
             ),
         });
     }
+    // The shape first: a τ of the wrong batch is a shape error, not a short buffer.
+    tau.validate("tau")?;
     Ok(TauRef {
         handle: tau.handle,
         len: tau.len(),
