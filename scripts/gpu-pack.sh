@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the CUDA binaries here (no GPU needed): the test suites and the bench (WITH_EXAMPLE=1
-# adds the tsqr example, WITH_BURN=1 the burn_ops example; TESTS may name ops and grad, the
-# burn-ext suites); strip and xz them into .gpu/ (git-ignored) for the device tool: run
+# adds the tsqr example, WITH_BURN=1 the burn_ops example, WITH_TRAIN=1 the train_mlp example;
+# TESTS may name ops, grad and optim, the burn-ext suites); strip and xz them into .gpu/ (git-ignored) for the device tool: run
 # there with `carry: [".gpu"]` and `bash scripts/gpu-run.sh`. The carry limit is 64 MiB and
 # each binary is ~16.8 MB compressed, so three suites and the bench do not fit together:
 # TESTS picks the suites (default: all three) and BENCH=0 leaves the bench out (default: in,
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 source scripts/offline-llvm.sh
 T=target-cuda
 FEAT=(--release --no-default-features --features cuda --target-dir "$T")
-cargo build "${FEAT[@]}" --example tsqr --example bench --example burn_ops
+cargo build "${FEAT[@]}" --example tsqr --example bench --example burn_ops --example train_mlp
 # The kernel crates' test binaries (built with --workspace: the same feature unification as
 # the examples, so the dependencies are not rebuilt).
 tests_json=$(cargo test "${FEAT[@]}" --workspace --no-run --message-format=json 2>/dev/null)
@@ -32,6 +32,7 @@ fi
 for t in $TESTS; do pack "$(test_bin "$t")" "${t}_tests"; done
 if [ "${WITH_EXAMPLE:-0}" = 1 ]; then pack "$T/release/examples/tsqr" tsqr; else rm -f .gpu/tsqr.xz; fi
 if [ "${WITH_BURN:-0}" = 1 ]; then pack "$T/release/examples/burn_ops" burn_ops; else rm -f .gpu/burn_ops.xz; fi
+if [ "${WITH_TRAIN:-0}" = 1 ]; then pack "$T/release/examples/train_mlp" train_mlp; else rm -f .gpu/train_mlp.xz; fi
 if [ "$BENCH" = 1 ]; then pack "$T/release/examples/bench" bench; else rm -f .gpu/bench.xz; fi
 cp scripts/torch_anchor.py .gpu/
 du -sh .gpu

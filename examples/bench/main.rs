@@ -13,6 +13,7 @@ use qrchol::timing::measure;
 
 mod burn;
 mod chol;
+mod optim;
 mod qr;
 use chol::{Bench, cholesky_benches};
 
@@ -20,6 +21,7 @@ use serde::Serialize;
 
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
       [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
+      [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
@@ -169,6 +171,19 @@ fn main() {
     let check_max = args.num("check-max-elems", 40_000_000usize);
     let hw = linalg_common::launch::Hardware::of(&client);
     eprintln!("bench on {kind}: {hw:?}");
+    if args.flag("optim") {
+        let shapes: Vec<(usize, usize)> = args
+            .get("optim-shapes")
+            .unwrap_or("4096x4096,4096x14336")
+            .split(',')
+            .map(|s| {
+                let (m, n) = s.split_once('x').expect("shapes as MxN");
+                (m.parse().expect("M"), n.parse().expect("N"))
+            })
+            .collect();
+        optim::optim_bench(samples.min(9), &shapes, args.flag("optim-linalg"));
+        return;
+    }
     if args.flag("burn-compare") {
         burn::burn_compare(samples.min(9));
         return;

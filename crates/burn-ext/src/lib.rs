@@ -29,6 +29,7 @@ mod error;
 mod fallback;
 pub mod host;
 mod ops;
+pub mod optim;
 
 pub use backend::LinalgBackend;
 
