@@ -6,10 +6,11 @@ use burn::tensor::{Device, Tensor, TensorData};
 use linalg_common::rng::uniform_vec;
 use std::time::Instant;
 
-fn median_ms<T>(device: &Device, samples: usize, mut f: impl FnMut() -> T) -> f64 {
+/// Median of `samples` synchronised runs of `f` (ms) after one warm-up run.
+pub(crate) fn median_ms<T>(device: &Device, samples: usize, mut f: impl FnMut() -> T) -> f64 {
     drop(f()); // warm-up: JIT, autotune
     device.sync().expect("sync");
-    let mut t: Vec<f64> = (0..samples)
+    let mut t: Vec<f64> = (0..samples.max(1))
         .map(|_| {
             let s = Instant::now();
             let out = f();

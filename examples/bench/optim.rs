@@ -4,28 +4,11 @@
 //! the same inputs. `--optim-linalg` times instead the SOAP refresh and the Dion step with
 //! burn-linalg's `qr` in place of ours (one run each: they take seconds).
 //! Medians of synchronised wall times (ms).
+use crate::burn::median_ms;
 use burn::optim::{AdamWConfig, MuonConfig, Optimizer};
 use burn::tensor::{Device, Distribution, Tensor};
 use burn_ext::optim::{DionConfig, Orthonormalize, SoapConfig, SoapState};
 use std::time::Instant;
-
-/// Median of `samples` synchronised runs of `f` after one warm-up run.
-fn median_ms<T>(device: &Device, samples: usize, mut f: impl FnMut() -> T) -> f64 {
-    drop(f());
-    device.sync().expect("sync");
-    let mut t: Vec<f64> = (0..samples.max(1))
-        .map(|_| {
-            let s = Instant::now();
-            let out = f();
-            device.sync().expect("sync");
-            let e = s.elapsed().as_secs_f64() * 1e3;
-            drop(out);
-            e
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[t.len() / 2]
-}
 
 /// One synchronised run, no warm-up (for burn-linalg at sizes where a run takes seconds; its
 /// kernels were compiled by a small call before).
