@@ -167,7 +167,7 @@ impl Optimizer for Dion {
 
         let scale = (n as f64 / m as f64).sqrt();
         let update = p.matmul(q_hat.transpose()).reshape(dims);
-        let tensor = tensor.clone() * (1.0 - lr * c.weight_decay as f64) - update * (lr * scale);
+        let tensor = tensor * (1.0 - lr * c.weight_decay as f64) - update * (lr * scale);
         (tensor, Some(s))
     }
 

@@ -151,7 +151,7 @@ fn adam_step<const D: usize>(
     let exp_avg_sq = exp_avg_sq * beta2 + grad.powi_scalar(2) * (1.0 - beta2);
     let (bc1, bc2) = bias_corrections(beta1, beta2, step);
     let update = (exp_avg.clone() / bc1) / ((exp_avg_sq.clone() / bc2).sqrt() + eps);
-    let param = param.clone() * (1.0 - lr * weight_decay as f64) - update * lr;
+    let param = param * (1.0 - lr * weight_decay as f64) - update * lr;
     (param, exp_avg, exp_avg_sq)
 }
 

@@ -245,7 +245,7 @@ impl Optimizer for Soap {
         let rotated = project(exp_avg.clone(), &s.q_left, &s.q_right)
             / (exp_avg_sq.clone().sqrt() + c.epsilon);
         let update = project_back(rotated, &s.q_left, &s.q_right).reshape(dims);
-        let tensor = tensor.clone() * (1.0 - lr * c.weight_decay as f64) - update * step_size;
+        let tensor = tensor * (1.0 - lr * c.weight_decay as f64) - update * step_size;
 
         let (gl, gr) = self.outer(&g);
         let ema = |f: Option<Tensor<2>>, o: Option<Tensor<2>>| match (f, o) {
