@@ -393,7 +393,7 @@ pub fn chol_sweep(client: &Client, samples: usize) {
                     syrk_leaf: Some(syrk),
                     gemm,
                     gemm_big: gemm,
-                    big_from: None,
+                    ..CholeskyParams::default()
                 };
                 let label = format!(
                     "{leaf} {} {}",
@@ -419,5 +419,59 @@ pub fn chol_sweep(client: &Client, samples: usize) {
                 println!();
             }
         }
+    }
+}
+
+/// Time the kernels for a whole op on small matrices (left-looking with a small cube per
+/// matrix: a unit per row, 32 and 16 units; the register-tiled leaf) on the same inputs;
+/// the residual of the last matrix in f64, the worst over the variants.
+pub fn small_sweep(client: &Client, samples: usize) {
+    use cholesky_kernels::BatchedLeaf;
+    let shapes = [
+        (1024usize, 64usize),
+        (4096, 32),
+        (16384, 16),
+        (256, 64),
+        (1, 64),
+        (1, 1),
+        (1024, 48),
+        (8192, 8),
+    ];
+    let variants = [
+        ("crout", Some(BatchedLeaf::Crout), None),
+        ("crout32", Some(BatchedLeaf::Crout), Some(32)),
+        ("crout16", Some(BatchedLeaf::Crout), Some(16)),
+        ("tiled", Some(BatchedLeaf::Tiled), None),
+    ];
+    print!("{:<12}", "batch x n");
+    for v in &variants {
+        print!(" {:>9}", v.0);
+    }
+    println!(" {:>9}", "resid");
+    for (b, n) in shapes {
+        let a = spd_dominant(17, b, n);
+        let h = client.create_from_slice(f32::as_bytes(&a));
+        let m = MatrixRef::dense(&h, b, n, n);
+        print!("{:<12}", format!("{b}x{n}"));
+        let mut worst = 0.0f64;
+        for (_, kind, units) in variants {
+            let p = CholeskyParams {
+                batched_leaf: kind,
+                small_units: units,
+                ..CholeskyParams::default()
+            };
+            let out = potrf(client, m, false, &p)
+                .expect("potrf")
+                .read(client)
+                .expect("read");
+            assert!(out.info.iter().all(|&x| x == 0), "{b}x{n} {kind:?}: info");
+            let s = (b - 1) * n * n..b * n * n;
+            worst = worst.max(cholesky_residual(&a[s.clone()], &out.l[s], n, false).0);
+            let (d, w) = measure(client, samples, 0.05, || {
+                let _ = potrf(client, m, false, &p).expect("potrf");
+            });
+            print!(" {:>9.4}", d.unwrap_or(w) * 1e3);
+        }
+        println!(" {worst:>9.1e}");
     }
 }

@@ -22,6 +22,59 @@ pub struct CholeskyParams {
     pub gemm_big: Option<GemmConfig>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
+    /// Kernel for a whole op on matrices of order ≤ `leaf`. Default [`BatchedLeaf::Crout`].
+    pub batched_leaf: Option<BatchedLeaf>,
+    /// Units per matrix of the Crout batched kernel (a divisor of its nb).
+    /// Default: nb (one row per unit) on GPUs, 2 elsewhere.
+    pub small_units: Option<usize>,
+}
+
+/// How a batch of matrices of order ≤ `leaf` is factored (one launch either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchedLeaf {
+    /// Left-looking, one small cube per matrix (a unit per row on GPUs), one barrier per
+    /// column (1024 × 64² on the H200: BENCHMARKS.md).
+    Crout,
+    /// The recursion's register-tiled diagonal-block kernel (a 16×16 cube per matrix on GPUs,
+    /// right-looking).
+    Tiled,
+}
+
+/// Comptime shape of the batched small-matrix kernel: matrices of order ≤ nb, `units` units
+/// per cube, nb/units rows per unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SmallConfig {
+    pub nb: usize,
+    pub units: usize,
+    pub unroll: bool,
+}
+
+impl SmallConfig {
+    /// On GPUs (cubes of ≥ 256 units) a unit per row, nb units (measured on the H200 against
+    /// 32 and 16 units, BENCHMARKS.md); elsewhere the few units the runtime has (the CPU
+    /// runtime: 2).
+    pub fn new(hw: &Hardware, nb: usize, units: Option<usize>) -> Option<Self> {
+        let gpu = hw.max_units_per_cube >= 256;
+        let units = if let Some(u) = units {
+            u
+        } else if gpu {
+            nb
+        } else {
+            hw.max_units_per_cube.clamp(1, 2)
+        };
+        let cfg = Self {
+            nb,
+            units,
+            unroll: gpu,
+        };
+        let ok = nb >= 4
+            && nb.is_multiple_of(4)
+            && units >= 1
+            && nb.is_multiple_of(units)
+            && units <= hw.max_units_per_cube
+            && 4 * (nb * (nb + 1) + nb) <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
 }
 
 /// Comptime shape of the diagonal-block kernel: nb×nb blocks on a gy×gx grid of units.
@@ -90,6 +143,8 @@ pub struct CholeskyLaunch {
     pub solve_gemm: GemmLaunch,
     pub gemm_big: GemmLaunch,
     pub big_from: usize,
+    pub batched_leaf: BatchedLeaf,
+    small_units: Option<usize>,
     hw: Hardware,
 }
 
@@ -142,6 +197,8 @@ impl CholeskyLaunch {
         (syrk_leaf >= 1).then_some(Self {
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
+            batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Crout),
+            small_units: params.small_units,
             leaf,
             syrk_leaf,
             gemm,
@@ -157,6 +214,12 @@ impl CholeskyLaunch {
             nb *= 2;
         }
         LeafConfig::new(&self.hw, nb.min(self.leaf.nb)).unwrap_or(self.leaf)
+    }
+
+    /// The batched small-matrix kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).
+    pub fn small_for(&self, n: usize) -> Option<SmallConfig> {
+        let nb = self.leaf_for(n).nb;
+        SmallConfig::new(&self.hw, nb, self.small_units.map(|u| u.min(nb)))
     }
 
     /// The GEMM for an update whose result is rows × cols.

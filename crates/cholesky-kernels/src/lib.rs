@@ -4,8 +4,9 @@
 //!   (L21 = A21·L11⁻ᵀ) → SYRK (A22 −= L21·L21ᵀ) → POTRF(A22); the TRSM recurses the same way
 //!   and SYRK is one lower-triangle GEMM (or recurses, by parameter), so the off-diagonal work
 //!   is GEMM ([`linalg_common::gemm`], true f32). Diagonal blocks up to `leaf` are factored
-//!   (and inverted, for the TRSM leaves) by one register-tiled kernel, which is also the whole
-//!   op (one launch) for a batch of small matrices. Per-matrix `info` as
+//!   (and inverted, for the TRSM leaves) by one register-tiled kernel; a batch of matrices of
+//!   order ≤ `leaf` is one launch of a left-looking kernel with a small cube per matrix (or of the
+//!   register-tiled one, by parameter). Per-matrix `info` as
 //!   `torch.linalg.cholesky_ex`, with no host synchronisation.
 //! - [`solve_triangular()`]: torch.linalg.solve_triangular (left or right, upper or lower, unit
 //!   diagonal), recursive on GEMM; its leaves multiply by the inverses of the diagonal blocks
@@ -30,7 +31,7 @@ mod solve;
 mod syrk;
 pub mod trsm;
 
-pub use config::{CholeskyLaunch, CholeskyParams, LeafConfig, LeafStage};
+pub use config::{BatchedLeaf, CholeskyLaunch, CholeskyParams, LeafConfig, LeafStage, SmallConfig};
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;
 pub use linalg_common::matrix::MatrixRef;

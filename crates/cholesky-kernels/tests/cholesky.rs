@@ -2,8 +2,8 @@
 //! runtime this build links (bodies take a client; `testgen!` instantiates them per runtime).
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
 use cholesky_kernels::{
-    CholeskyError, CholeskyParams, MatrixRef, View, cholesky_inverse, cholesky_solve, potrf,
-    potrf_host, solve_triangular,
+    BatchedLeaf, CholeskyError, CholeskyParams, MatrixRef, View, cholesky_inverse, cholesky_solve,
+    potrf, potrf_host, solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -560,9 +560,16 @@ pub fn batched_small(client: &Client) {
     }
     // Every small order (one launch of the diagonal-block kernel, sized by n) with failing
     // matrices mixed in.
+    let tiled = CholeskyParams {
+        batched_leaf: Some(BatchedLeaf::Tiled),
+        ..CholeskyParams::default()
+    };
+    let one_unit = CholeskyParams {
+        small_units: Some(1),
+        ..CholeskyParams::default()
+    };
     for &n in &[1usize, 5, 8, 9, 16, 31, 32, 33, 50, 64] {
-        {
-            let p = CholeskyParams::default();
+        for p in [def, tiled, one_unit] {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);
@@ -587,6 +594,24 @@ pub fn batched_small(client: &Client) {
                         let (r, zero, finite) =
                             cholesky_residual(&clean[s.clone()], &out.l[s], n, upper);
                         assert!(zero && finite && r <= cholesky_bound(n), "{what}: {r:e}");
+                    } else if p.batched_leaf != Some(BatchedLeaf::Tiled) {
+                        // L's columns before the failed pivot, zeros from it on.
+                        let q = want as usize - 1;
+                        for i in 0..n {
+                            for k in 0..n {
+                                let (r, c) = if upper { (k, i) } else { (i, k) };
+                                let got = out.l[b * n * n + r * n + c];
+                                let exp = if k < q && k <= i {
+                                    l[b * n * n + i * n + k]
+                                } else {
+                                    0.0
+                                };
+                                assert!(
+                                    (got - exp).abs() <= 1e-3,
+                                    "{what} ({i},{k}): {got} vs {exp}"
+                                );
+                            }
+                        }
                     }
                 }
             }

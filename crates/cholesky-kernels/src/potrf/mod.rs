@@ -1,15 +1,17 @@
 //! Cholesky factorization, torch.linalg.cholesky_ex semantics: A = L·Lᵀ (lower) or A = Uᵀ·U
 //! (`upper`), for `batch` SPD n×n matrices, of which only the selected triangle is read.
 //!
-//! n ≤ leaf: one launch of the fused kernel ([`leaf`]) reads the input and writes the factor.
+//! n ≤ leaf: one launch reads the input and writes the factor — the left-looking kernel with a
+//! small cube per matrix ([`small`]) or, by parameter, the register-tiled one ([`leaf`]).
 //! Larger n: the lower triangle (Aᵀ's for `upper`) is copied to a working buffer (the output
 //! itself for lower) with a non-finite check, then factored in place recursively:
 //! POTRF(A11) → TRSM: L11·X = A21ᵀ (so A21 ← A21·L11⁻ᵀ, recursive on GEMM) → SYRK:
 //! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size.
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod leaf;
+mod small;
 
-use crate::config::{LeafConfig, LeafStage};
+use crate::config::{BatchedLeaf, LeafConfig, LeafStage, SmallConfig};
 use crate::syrk::syrk_rec;
 use crate::trsm::{BlockInverses, trsm_rec};
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
@@ -68,8 +70,16 @@ pub fn potrf(
     let ctx = Ctx::new(client, params, batch)?;
     ctx.check_grid(n, n)?;
     let out = ctx.buffer(batch * n * n);
-    let info = ctx.flags();
-    let nonfinite = ctx.flags();
+    let small =
+        (n <= ctx.launch.leaf.nb && !a.is_empty() && ctx.launch.batched_leaf == BatchedLeaf::Crout)
+            .then(|| ctx.launch.small_for(n))
+            .flatten();
+    // The small kernel writes `info` and the flags of every matrix: no zeroed upload.
+    let (info, nonfinite) = if small.is_some() {
+        (ctx.buffer(batch).0, ctx.buffer(batch).0)
+    } else {
+        (ctx.flags(), ctx.flags())
+    };
     let result = CholeskyOutput {
         l: out.0.clone(),
         info: info.clone(),
@@ -87,6 +97,10 @@ pub fn potrf(
     let dense = View::contiguous(n, n);
     let dst = Operand::new(&out.0, out.1, if upper { dense.t() } else { dense });
     if n <= ctx.launch.leaf.nb {
+        if let Some(cfg) = small {
+            launch_small(&ctx, cfg, src, dst, &info, &nonfinite, n);
+            return Ok(result);
+        }
         let stage = LeafStage {
             factor: true,
             invert: false,
@@ -245,6 +259,43 @@ pub(crate) fn launch_leaf(
             ctx.batch,
             cfg,
             stage,
+        )
+    }
+}
+
+/// One launch of the batched small-matrix kernel: matrix b of `src` factored into `dst`.
+fn launch_small(
+    ctx: &Ctx,
+    cfg: SmallConfig,
+    src: Operand,
+    dst: Operand,
+    info: &Handle,
+    flags: &Handle,
+    n: usize,
+) {
+    debug_assert!(n <= cfg.nb);
+    debug_assert!(src.view.extent(ctx.batch) <= src.len && dst.view.extent(ctx.batch) <= dst.len);
+    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
+    let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
+    // SAFETY: cube b reads only (i, k) with k ≤ i < n of matrix b of `src` and writes only
+    // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
+    // here), and `info[b]`, `flags[b]` (b < batch); no two cubes touch the same elements.
+    // Shared indices stay below nb·(nb/4 + 1) vectors (i < nb, k/4 < nb/4). Barriers: the early exit and the
+    // pivot test are uniform per cube (every unit computes the pivot identically).
+    unsafe {
+        small::small_kernel::launch_unchecked::<f32>(
+            ctx.client,
+            CubeCount::Static(1, by as u32, bz as u32),
+            CubeDim::new_1d(cfg.units as u32),
+            BufferArg::from_raw_parts(src.handle.clone(), src.len),
+            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
+            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
+            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
+            s(src.view),
+            s(dst.view),
+            n,
+            ctx.batch,
+            cfg,
         )
     }
 }
