@@ -110,7 +110,8 @@ pub(crate) fn small_kernel<F: Float>(
             let mut v = F::new(0.0);
             if i < n && k <= i {
                 v = src[sb + i * ss.rs + k * ss.cs];
-                if !(F::abs(v) <= F::new(f32::MAX)) {
+                let finite = F::abs(v) <= F::new(f32::MAX);
+                if !finite {
                     bad[0] = 1;
                 }
             }
