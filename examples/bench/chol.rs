@@ -1,7 +1,7 @@
 //! Cholesky, solve and GEMM cases of the benchmark (same JSON records as TSQR).
 use super::Record;
 use cholesky_kernels::{
-    CholeskyOutput, CholeskyParams, MatrixRef, cholesky_solve, potrf, solve_triangular,
+    CholeskyOutput, CholeskyParams, MatrixRef, PotrfGraph, cholesky_solve, potrf, solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -22,6 +22,8 @@ pub struct Bench<'a> {
 #[derive(Clone, Copy)]
 enum Op {
     Potrf,
+    /// potrf recorded once as a device graph; timed: input copy + replay.
+    PotrfGraph,
     CholeskySolve,
     SolveTriangular,
     Gemm,
@@ -30,7 +32,7 @@ enum Op {
 impl Op {
     fn name(self) -> &'static str {
         match self {
-            Op::Potrf => "potrf",
+            Op::Potrf | Op::PotrfGraph => "potrf",
             Op::CholeskySolve => "cholesky_solve",
             Op::SolveTriangular => "solve_triangular",
             Op::Gemm => "gemm",
@@ -48,6 +50,8 @@ fn cases(quick: bool) -> Vec<(Op, usize, usize, usize)> {
         (CholeskySolve, 1, 4096, 128),
         (SolveTriangular, 1, 4096, 128),
         (Gemm, 1, 4096, 4096),
+        (PotrfGraph, 1, 1024, 0),
+        (PotrfGraph, 1, 4096, 0),
     ];
     if !quick {
         v.extend([
@@ -60,6 +64,10 @@ fn cases(quick: bool) -> Vec<(Op, usize, usize, usize)> {
             (CholeskySolve, 1024, 64, 128),
             (SolveTriangular, 1024, 64, 128),
             (CholeskySolve, 1, 16384, 128),
+            (PotrfGraph, 1, 2048, 0),
+            (PotrfGraph, 1, 8192, 0),
+            (PotrfGraph, 1, 16384, 0),
+            (PotrfGraph, 64, 1024, 0),
         ]);
     }
     v
@@ -105,6 +113,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
     for (i, (op, batch, n, k)) in cases(quick).into_iter().enumerate() {
         let name = match op {
             Op::Potrf => format!("potrf {batch}x{n}"),
+            Op::PotrfGraph => format!("potrf graph {batch}x{n}"),
             Op::Gemm => format!("gemm {n}x{n}x{n}"),
             _ => format!("{} {batch}x{n} rhs {k}", op.name()),
         };
@@ -121,8 +130,19 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         let (nf, kf, bf) = (n as f64, k as f64, batch as f64);
         let mut resid = None;
         let (timed, flops, bytes): (Box<dyn FnMut()>, f64, f64) = match op {
-            Op::Potrf => {
-                let first = factor(client, &ha, batch, n).read(client).expect("read");
+            Op::Potrf | Op::PotrfGraph => {
+                let graph = matches!(op, Op::PotrfGraph).then(|| {
+                    PotrfGraph::new(client, batch, n, false, &CholeskyParams::default())
+                        .expect("graph")
+                });
+                let first = match &graph {
+                    Some(g) => {
+                        let m = MatrixRef::dense(&ha, batch, n, n);
+                        g.run(client, m).expect("run").clone()
+                    }
+                    None => factor(client, &ha, batch, n),
+                };
+                let first = first.read(client).expect("read");
                 assert!(first.info.iter().all(|&x| x == 0), "{name}: info");
                 let l = &first.l;
                 resid = Some(if n * n * n <= ctx.check_max * 64 {
@@ -138,8 +158,13 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                 });
                 let h = ha.clone();
                 (
-                    Box::new(move || {
-                        let _ = factor(client, &h, batch, n);
+                    Box::new(move || match &graph {
+                        Some(g) => {
+                            let _ = g.run(client, MatrixRef::dense(&h, batch, n, n));
+                        }
+                        None => {
+                            let _ = factor(client, &h, batch, n);
+                        }
                     }),
                     bf * nf * nf * nf / 3.0,
                     2.0 * bf * nf * nf * 4.0,

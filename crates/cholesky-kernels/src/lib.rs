@@ -8,6 +8,8 @@
 //!   order ≤ `leaf` is one launch of a left-looking kernel with a small cube per matrix (or of the
 //!   register-tiled one, by parameter). Per-matrix `info` as
 //!   `torch.linalg.cholesky_ex`, with no host synchronisation.
+//! - [`PotrfGraph`]: the same factorization recorded once as a device graph (CUDA, wgpu) and
+//!   replayed for new inputs of one shape, without the per-launch host cost.
 //! - [`solve_triangular()`]: torch.linalg.solve_triangular (left or right, upper or lower, unit
 //!   diagonal), recursive on GEMM; its leaves multiply by the inverses of the diagonal blocks
 //!   (all formed in one launch first).
@@ -35,7 +37,7 @@ pub use config::{BatchedLeaf, CholeskyLaunch, CholeskyParams, LeafConfig, LeafSt
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;
 pub use linalg_common::matrix::MatrixRef;
-pub use potrf::{CholeskyOutput, HostCholesky, potrf, potrf_host};
+pub use potrf::{CholeskyOutput, HostCholesky, PotrfGraph, potrf, potrf_host};
 pub use solve::{cholesky_inverse, cholesky_solve};
 pub use trsm::{HostSolve, SolveOutput, solve_triangular};
 
@@ -62,6 +64,8 @@ pub(crate) struct Ctx<'a> {
     pub client: &'a Client,
     pub launch: CholeskyLaunch,
     pub batch: usize,
+    /// Every buffer the op allocated (a recorded graph must keep them all alive).
+    pub allocated: std::cell::RefCell<Vec<Handle>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -77,6 +81,7 @@ impl<'a> Ctx<'a> {
             client,
             launch,
             batch,
+            allocated: Default::default(),
         })
     }
 
@@ -91,15 +96,28 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// A zeroed u32 per matrix.
+    /// A zeroed u32 per matrix: uploaded, or zeroed by a kernel while a graph is recorded
+    /// (a capture admits no host writes).
     pub(crate) fn flags(&self) -> Handle {
-        self.client
-            .create_from_slice(u32::as_bytes(&vec![0u32; self.batch.max(1)]))
+        let len = self.batch.max(1);
+        let h = if self.client.is_capturing() {
+            let h = self.client.empty(len * 4);
+            let hw = self.launch.hw();
+            linalg_common::copy::launch_zero_u32(self.client, hw, &h, len);
+            h
+        } else {
+            self.client
+                .create_from_slice(u32::as_bytes(&vec![0u32; len]))
+        };
+        self.allocated.borrow_mut().push(h.clone());
+        h
     }
 
     /// An uninitialised f32 buffer of `len` elements (at least one).
     pub(crate) fn buffer(&self, len: usize) -> (Handle, usize) {
-        (self.client.empty(len.max(1) * 4), len.max(1))
+        let h = self.client.empty(len.max(1) * 4);
+        self.allocated.borrow_mut().push(h.clone());
+        (h, len.max(1))
     }
 }
 

@@ -2,8 +2,8 @@
 //! runtime this build links (bodies take a client; `testgen!` instantiates them per runtime).
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
 use cholesky_kernels::{
-    BatchedLeaf, CholeskyError, CholeskyParams, MatrixRef, View, cholesky_inverse, cholesky_solve,
-    potrf, potrf_host, solve_triangular,
+    BatchedLeaf, CholeskyError, CholeskyParams, MatrixRef, PotrfGraph, View, cholesky_inverse,
+    cholesky_solve, potrf, potrf_host, solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -619,6 +619,104 @@ pub fn batched_small(client: &Client) {
     }
 }
 
+/// potrf recorded as a graph and replayed on new inputs: each result equals the direct call's
+/// bitwise (small and recursive paths, lower and upper), `info` and the non-finite flag follow
+/// each input; runtimes without graphs (the CPU runtime) refuse with `Unsupported`.
+pub fn graph_replay(client: &Client) {
+    let def = CholeskyParams::default();
+    for &(batch, n, upper) in &[(3usize, 40usize, false), (2, 129, false), (1, 300, true)] {
+        let g = match PotrfGraph::new(client, batch, n, upper, &def) {
+            Ok(g) => g,
+            Err(CholeskyError::Unsupported(why)) => {
+                eprintln!("graphs refused on this runtime: {why}");
+                return;
+            }
+            Err(e) => panic!("graph n={n}: {e}"),
+        };
+        for seed in [1u64, 2, 3] {
+            let (mut a, l) = spd_batch(n, &vec![100.0; batch], seed * 10 + n as u64);
+            let clean = a.clone();
+            // Seed 2: the last matrix fails at pivot 7 (its Schur complement turns negative).
+            let fail = (seed == 2).then_some(7usize);
+            if let Some(p) = fail {
+                let b = batch - 1;
+                let lp = l[b * n * n + p * n + p] as f64;
+                let d = a[b * n * n + p * n + p] as f64 - 1.5 * lp * lp;
+                a[b * n * n + p * n + p] = d as f32;
+            }
+            poison(&mut a, batch, n, upper);
+            let h = client.create_from_slice(f32::as_bytes(&a));
+            let m = MatrixRef::dense(&h, batch, n, n);
+            let out = g
+                .run(client, m)
+                .expect("run")
+                .clone()
+                .read(client)
+                .expect("read");
+            let direct = potrf(client, m, upper, &def).unwrap().read(client).unwrap();
+            assert_eq!(out.info, direct.info, "n={n} seed {seed}: info");
+            assert_eq!(
+                out.l, direct.l,
+                "n={n} seed {seed}: graph differs from the direct call"
+            );
+            if let Some(p) = fail {
+                assert_eq!(
+                    out.info[batch - 1],
+                    p as u32 + 1,
+                    "n={n}: info of the failing matrix"
+                );
+                let good = (batch - 1) * n * n;
+                check_factor(
+                    &clean[..good],
+                    &out.l[..good],
+                    &out.info,
+                    batch - 1,
+                    n,
+                    upper,
+                    "graph",
+                );
+            } else {
+                check_factor(&clean, &out.l, &out.info, batch, n, upper, "graph");
+            }
+        }
+        // A NaN in the selected triangle is reported after a replay; the next input is clean.
+        let (mut a, _) = spd_batch(n, &vec![1.0; batch], 77);
+        let (r, c) = if upper { (0, n - 1) } else { (n - 1, 0) };
+        a[r * n + c] = f32::NAN;
+        let h = client.create_from_slice(f32::as_bytes(&a));
+        let err = g
+            .run(client, MatrixRef::dense(&h, batch, n, n))
+            .unwrap()
+            .clone()
+            .read(client);
+        assert_eq!(
+            err.unwrap_err(),
+            CholeskyError::NonFinite { batches: vec![0] }
+        );
+        let (a, _) = spd_batch(n, &vec![1.0; batch], 78);
+        let h = client.create_from_slice(f32::as_bytes(&a));
+        let out = g
+            .run(client, MatrixRef::dense(&h, batch, n, n))
+            .unwrap()
+            .clone()
+            .read(client);
+        check_factor(
+            &a,
+            &out.expect("clean input").l,
+            &vec![0; batch],
+            batch,
+            n,
+            upper,
+            "after NaN",
+        );
+        let h = client.create_from_slice(f32::as_bytes(&[1.0f32; 4]));
+        assert!(matches!(
+            g.run(client, MatrixRef::dense(&h, 1, 2, 2)),
+            Err(CholeskyError::ShapeMismatch { .. })
+        ));
+    }
+}
+
 /// The GEMM on transposed and offset views, accumulate / overwrite / lower-only, ragged sizes.
 pub fn gemm_views(client: &Client) {
     let g = GemmLaunch::new(&Hardware::of(client)).expect("gemm");
@@ -704,6 +802,10 @@ macro_rules! testgen {
             #[test]
             fn conditioning() {
                 super::conditioning(&client());
+            }
+            #[test]
+            fn graph_replay() {
+                super::graph_replay(&client());
             }
             #[test]
             fn info_reports_first_failure() {

@@ -122,3 +122,30 @@ fn copy_kernel<F: Float>(
         }
     }
 }
+
+/// Write zeros to the first `len` u32 of `buf` on the device: flags and `info` that must start
+/// at zero where a host upload is not allowed (inside a graph capture).
+pub fn launch_zero_u32(client: &Client, hw: &Hardware, buf: &Handle, len: usize) {
+    if len == 0 {
+        return;
+    }
+    let units = UNITS.min(hw.max_units_per_cube).max(1);
+    // SAFETY: unit p writes buf[p] only for p < len, and the caller's buffer holds len u32.
+    unsafe {
+        zero_kernel::launch_unchecked(
+            client,
+            CubeCount::Static(len.div_ceil(units) as u32, 1, 1),
+            CubeDim::new_1d(units as u32),
+            BufferArg::from_raw_parts(buf.clone(), len),
+            len,
+        )
+    }
+}
+
+#[cube(launch_unchecked)]
+fn zero_kernel(buf: &mut [u32], len: usize) {
+    let p = ABSOLUTE_POS;
+    if p < len {
+        buf[p] = 0;
+    }
+}

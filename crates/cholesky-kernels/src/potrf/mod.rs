@@ -8,8 +8,11 @@
 //! POTRF(A11) → TRSM: L11·X = A21ᵀ (so A21 ← A21·L11⁻ᵀ, recursive on GEMM) → SYRK:
 //! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size.
 //! For `upper`, U = Lᵀ is written by one transposing copy.
+mod graph;
 mod leaf;
 mod small;
+
+pub use graph::PotrfGraph;
 
 use crate::config::{BatchedLeaf, LeafConfig, LeafStage, SmallConfig};
 use crate::syrk::syrk_rec;
@@ -66,9 +69,14 @@ pub fn potrf(
     params: &CholeskyParams,
 ) -> Result<CholeskyOutput, CholeskyError> {
     let n = crate::square(&a, "a")?;
-    let batch = a.batch;
-    let ctx = Ctx::new(client, params, batch)?;
+    let ctx = Ctx::new(client, params, a.batch)?;
     ctx.check_grid(n, n)?;
+    Ok(potrf_in(&ctx, a, n, upper))
+}
+
+/// [`potrf`] on a validated input, in `ctx` (which records every buffer allocated).
+pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> CholeskyOutput {
+    let batch = a.batch;
     let out = ctx.buffer(batch * n * n);
     let small =
         (n <= ctx.launch.leaf.nb && !a.is_empty() && ctx.launch.batched_leaf == BatchedLeaf::Crout)
@@ -88,7 +96,7 @@ pub fn potrf(
         n,
     };
     if a.is_empty() {
-        return Ok(result);
+        return result;
     }
     // Work on lower triangles: Aᵀ's lower triangle is A's upper one.
     let src = a
@@ -98,8 +106,8 @@ pub fn potrf(
     let dst = Operand::new(&out.0, out.1, if upper { dense.t() } else { dense });
     if n <= ctx.launch.leaf.nb {
         if let Some(cfg) = small {
-            launch_small(&ctx, cfg, src, dst, &info, &nonfinite, n);
-            return Ok(result);
+            launch_small(ctx, cfg, src, dst, &info, &nonfinite, n);
+            return result;
         }
         let stage = LeafStage {
             factor: true,
@@ -108,8 +116,8 @@ pub fn potrf(
             check: true,
         };
         let cfg = ctx.launch.leaf_for(n);
-        launch_leaf(&ctx, cfg, stage, src, dst, dst, &info, &nonfinite, n, 0, 1);
-        return Ok(result);
+        launch_leaf(ctx, cfg, stage, src, dst, dst, &info, &nonfinite, n, 0, 1);
+        return result;
     }
     let work = if upper {
         ctx.buffer(batch * n * n)
@@ -136,8 +144,8 @@ pub fn potrf(
         },
     );
     let w = Operand::new(&work.0, work.1, dense);
-    let inv = BlockInverses::new(&ctx, n);
-    potrf_rec(&ctx, w, 0, &inv, &info, &nonfinite);
+    let inv = BlockInverses::new(ctx, n);
+    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite);
     if upper {
         launch_copy(
             ctx.client,
@@ -149,7 +157,7 @@ pub fn potrf(
             lower_copy,
         );
     }
-    Ok(result)
+    result
 }
 
 /// Host convenience: upload a contiguous `[batch, n, n]` / `[n, n]` array, factor, read back.
