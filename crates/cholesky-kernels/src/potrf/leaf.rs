@@ -66,6 +66,7 @@ pub(crate) fn leaf_kernel<F: Float>(
 
     let mut lsh = Shared::<[F]>::new_slice(comptime!(if stage.invert { nb * (nb + 1) } else { 1 }));
     let mut buf = Shared::<[F]>::new_slice(comptime!(2 * nb));
+    let mut dsh = Shared::<[F]>::new_slice(comptime!(if stage.invert { nb } else { 1 }));
     let mut r = Array::<F>::new(comptime!(ey * ex));
     let mut ci = Array::<F>::new(ey);
     let mut ck = Array::<F>::new(ex);
@@ -109,8 +110,9 @@ pub(crate) fn leaf_kernel<F: Float>(
             // The same value for every unit: the branch is uniform.
             let p = buf[cur + j];
             if p > F::new(0.0) {
-                let inv_p = F::new(1.0) / p;
-                let inv_s = F::new(1.0) / F::sqrt(p);
+                // One reciprocal square root on the step's critical path (no division).
+                let inv_s = F::inverse_sqrt(p);
+                let inv_p = inv_s * inv_s;
                 #[unroll(cfg.unroll)]
                 for a in 0..ey {
                     let i = ty + a * gy;
@@ -194,6 +196,10 @@ pub(crate) fn leaf_kernel<F: Float>(
                     for b in 0..ex {
                         let k = tx + b * gx;
                         lsh[i * ld + k] = r[a * ex + b];
+                        // 1/l_jj for every j by its owner, off the steps' critical path.
+                        if i == k {
+                            dsh[i] = F::new(1.0) / r[a * ex + b];
+                        }
                     }
                 }
             } else {
@@ -212,6 +218,9 @@ pub(crate) fn leaf_kernel<F: Float>(
                         }
                     }
                     lsh[i * ld + k] = v;
+                    if k == i {
+                        dsh[i] = F::new(1.0) / v;
+                    }
                     idx += comptime!(cfg.units());
                 }
             }
@@ -240,7 +249,7 @@ pub(crate) fn leaf_kernel<F: Float>(
             while j < nt {
                 let cur = (j % 2) * nb;
                 let nxt = nb - cur;
-                let dinv = F::new(1.0) / lsh[j * ld + j];
+                let dinv = dsh[j];
                 #[unroll(cfg.unroll)]
                 for b in 0..ex {
                     ck[b] = buf[cur + tx + b * gx] * dinv;
