@@ -500,3 +500,59 @@ pub fn small_sweep(client: &Client, samples: usize) {
         println!(" {worst:>9.1e}");
     }
 }
+
+/// Time potrf with the right-looking cutoff (`blocked_below`: diagonal blocks up to this order
+/// split off one leaf at a time; 0 = halve recursively all the way) on single matrices.
+pub fn blocked_sweep(client: &Client, samples: usize) {
+    let shapes = [
+        (1usize, 1024usize),
+        (1, 2048),
+        (1, 4096),
+        (1, 8192),
+        (1, 16384),
+        (64, 1024),
+        (256, 256),
+    ];
+    let cutoffs = [0usize, 512, 1024, 2048, 4096, 8192, usize::MAX];
+    print!("{:<14}", "batch x n");
+    for c in cutoffs {
+        let label = if c == usize::MAX {
+            "all".to_string()
+        } else {
+            c.to_string()
+        };
+        print!(" {label:>9}");
+    }
+    println!(" {:>9}", "resid");
+    for (b, n) in shapes {
+        let a = spd_dominant(23, b, n);
+        let h = client.create_from_slice(f32::as_bytes(&a));
+        let m = MatrixRef::dense(&h, b, n, n);
+        print!("{:<14}", format!("{b}x{n}"));
+        let mut worst = 0.0f64;
+        for c in cutoffs {
+            let p = CholeskyParams {
+                blocked_below: Some(c),
+                ..CholeskyParams::default()
+            };
+            let out = potrf(client, m, false, &p)
+                .expect("potrf")
+                .read(client)
+                .expect("read");
+            assert!(out.info.iter().all(|&x| x == 0), "{b}x{n} cutoff {c}: info");
+            let cols: Vec<usize> = (0..16).map(|c| (c * 7919) % n).chain([n - 1]).collect();
+            let s = (b - 1) * n * n..b * n * n;
+            worst = worst.max(cholesky_residual_columns(
+                &a[s.clone()],
+                &out.l[s],
+                n,
+                &cols,
+            ));
+            let (d, w) = measure(client, samples, 0.05, || {
+                let _ = potrf(client, m, false, &p).expect("potrf");
+            });
+            print!(" {:>9.3}", d.unwrap_or(w) * 1e3);
+        }
+        println!(" {worst:>9.1e}");
+    }
+}

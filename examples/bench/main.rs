@@ -22,6 +22,7 @@ use serde::Serialize;
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
       [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
       [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
+      [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--small-sweep]  (potrf on batches of small matrices: Crout against the tiled leaf)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
@@ -191,6 +192,10 @@ fn main() {
     }
     if args.flag("launch-probe") {
         chol::launch_probe(&client);
+        return;
+    }
+    if args.flag("blocked-sweep") {
+        chol::blocked_sweep(&client, samples);
         return;
     }
     if args.flag("small-sweep") {

@@ -1,7 +1,8 @@
 //! Cholesky and triangular solves in CubeCL, batched, f32.
 //!
 //! - [`potrf()`]: A = L·Lᵀ (or UᵀU) by the recursive algorithm — POTRF(A11) → TRSM
-//!   (L21 = A21·L11⁻ᵀ) → SYRK (A22 −= L21·L21ᵀ) → POTRF(A22); the TRSM recurses the same way
+//!   (L21 = A21·L11⁻ᵀ) → SYRK (A22 −= L21·L21ᵀ) → POTRF(A22), halving above `blocked_below`
+//!   (4096) and splitting off one leaf at a time below it; the TRSM recurses the same way
 //!   and SYRK is one lower-triangle GEMM (or recurses, by parameter), so the off-diagonal work
 //!   is GEMM ([`linalg_common::gemm`], true f32). Diagonal blocks up to `leaf` are factored
 //!   (and inverted, for the TRSM leaves) by one register-tiled kernel; a batch of matrices of

@@ -97,6 +97,35 @@ pub fn sizes_straddle_thresholds(client: &Client) {
     }
 }
 
+/// The right-looking cutoff: blocks up to it split off one leaf at a time (all of them, a mix
+/// with the recursion above it, and none: halves all the way), with small leaves too.
+pub fn right_looking_cutoff(client: &Client) {
+    for (cut, leaf) in [
+        (usize::MAX, None),
+        (200, None),
+        (0, None),
+        (usize::MAX, Some(8)),
+        (40, Some(8)),
+        (0, Some(8)),
+    ] {
+        let p = CholeskyParams {
+            blocked_below: Some(cut),
+            leaf,
+            ..CholeskyParams::default()
+        };
+        for &n in &[65usize, 130, 300] {
+            for upper in [false, true] {
+                let (mut a, _) = spd_batch(n, &[1e4, 3.0], 31 + n as u64);
+                let clean = a.clone();
+                poison(&mut a, 2, n, upper);
+                let out = potrf_host(client, &a, &[2, n, n], upper, &p).expect("potrf");
+                let what = format!("cutoff {cut} leaf {leaf:?}");
+                check_factor(&clean, &out.l, &out.info, 2, n, upper, &what);
+            }
+        }
+    }
+}
+
 pub fn large_matrix(client: &Client) {
     let n = 1000;
     let (a, l_true) = spd_batch(n, &[1e3], 99);
@@ -802,6 +831,10 @@ macro_rules! testgen {
             #[test]
             fn conditioning() {
                 super::conditioning(&client());
+            }
+            #[test]
+            fn right_looking_cutoff() {
+                super::right_looking_cutoff(&client());
             }
             #[test]
             fn graph_replay() {

@@ -6,7 +6,10 @@
 //! Larger n: the lower triangle (Aᵀ's for `upper`) is copied to a working buffer (the output
 //! itself for lower) with a non-finite check, then factored in place recursively:
 //! POTRF(A11) → TRSM: L11·X = A21ᵀ (so A21 ← A21·L11⁻ᵀ, recursive on GEMM) → SYRK:
-//! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size.
+//! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size:
+//! in halves above `blocked_below`, one leaf at a time below it (right-looking: each step is a
+//! leaf, one TRSM GEMM and one SYRK GEMM that fill the device, instead of chains of small
+//! ones).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod graph;
 mod leaf;
@@ -208,7 +211,11 @@ fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, inv: &BlockInverses, info: &Handl
         );
         return;
     }
-    let n1 = split(s, nb);
+    let n1 = if s <= ctx.launch.blocked_below {
+        nb
+    } else {
+        split(s, nb)
+    };
     let n2 = s - n1;
     let v = w.view;
     let a11 = w.with_view(v.block(0, 0, n1, n1));
