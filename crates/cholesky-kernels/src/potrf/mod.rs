@@ -295,8 +295,9 @@ fn launch_small(
     // SAFETY: cube b reads only (i, k) with k ≤ i < n of matrix b of `src` and writes only
     // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
     // here), and `info[b]`, `flags[b]` (b < batch); no two cubes touch the same elements.
-    // Shared indices stay below nb·(nb/4 + 1) vectors (i < nb, k/4 < nb/4). Barriers: the early exit and the
-    // pivot test are uniform per cube (every unit computes the pivot identically).
+    // Shared indices stay below nb·(nb/4 + 1) vectors (i < nb, k/4 < nb/4). Barriers: the
+    // early exit and the pivot test are uniform per cube (every unit computes the pivot
+    // identically).
     unsafe {
         small::small_kernel::launch_unchecked::<f32>(
             ctx.client,
