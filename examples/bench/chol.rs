@@ -447,13 +447,55 @@ pub fn chol_sweep(client: &Client, samples: usize) {
     }
 }
 
-/// Time the kernels for a whole op on small matrices (left-looking with a small cube per
-/// matrix: a unit per row, 32 and 16 units; the register-tiled leaf) on the same inputs;
-/// the residual of the last matrix in f64, the worst over the variants.
+/// Time potrf under each of `variants` (label, params) on each shape (batch, n), the same
+/// inputs for all; a table of ms with the worst residual of the last matrix (f64; sampled
+/// columns above n = 1368) over the variants.
+fn params_table(
+    client: &Client,
+    samples: usize,
+    shapes: &[(usize, usize)],
+    variants: &[(String, CholeskyParams)],
+) {
+    print!("{:<14}", "batch x n");
+    for (label, _) in variants {
+        print!(" {label:>9}");
+    }
+    println!(" {:>9}", "resid");
+    for &(b, n) in shapes {
+        let a = spd_dominant(17, b, n);
+        let h = client.create_from_slice(f32::as_bytes(&a));
+        let m = MatrixRef::dense(&h, b, n, n);
+        print!("{:<14}", format!("{b}x{n}"));
+        let mut worst = 0.0f64;
+        for (label, p) in variants {
+            let out = potrf(client, m, false, p)
+                .expect("potrf")
+                .read(client)
+                .expect("read");
+            assert!(out.info.iter().all(|&x| x == 0), "{b}x{n} {label}: info");
+            let s = (b - 1) * n * n..b * n * n;
+            let resid = if n <= 1368 {
+                cholesky_residual(&a[s.clone()], &out.l[s], n, false).0
+            } else {
+                let cols: Vec<usize> = (0..16).map(|c| (c * 7919) % n).chain([n - 1]).collect();
+                cholesky_residual_columns(&a[s.clone()], &out.l[s], n, &cols)
+            };
+            worst = worst.max(resid);
+            let (d, w) = measure(client, samples, 0.05, || {
+                let _ = potrf(client, m, false, p).expect("potrf");
+            });
+            print!(" {:>9.4}", d.unwrap_or(w) * 1e3);
+        }
+        println!(" {worst:>9.1e}");
+    }
+}
+
+/// The kernels for a whole op on small matrices: left-looking with a small cube per matrix (a
+/// unit per row, 32 and 16 units) and the register-tiled leaf.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
     let shapes = [
-        (1024usize, 64usize),
+        (1024, 64),
         (4096, 32),
         (16384, 16),
         (256, 64),
@@ -462,50 +504,28 @@ pub fn small_sweep(client: &Client, samples: usize) {
         (1024, 48),
         (8192, 8),
     ];
+    let variant = |label: &str, kind, units| {
+        let p = CholeskyParams {
+            batched_leaf: Some(kind),
+            small_units: units,
+            ..CholeskyParams::default()
+        };
+        (label.to_string(), p)
+    };
     let variants = [
-        ("crout", Some(BatchedLeaf::Crout), None),
-        ("crout32", Some(BatchedLeaf::Crout), Some(32)),
-        ("crout16", Some(BatchedLeaf::Crout), Some(16)),
-        ("tiled", Some(BatchedLeaf::Tiled), None),
+        variant("crout", BatchedLeaf::Crout, None),
+        variant("crout32", BatchedLeaf::Crout, Some(32)),
+        variant("crout16", BatchedLeaf::Crout, Some(16)),
+        variant("tiled", BatchedLeaf::Tiled, None),
     ];
-    print!("{:<12}", "batch x n");
-    for v in &variants {
-        print!(" {:>9}", v.0);
-    }
-    println!(" {:>9}", "resid");
-    for (b, n) in shapes {
-        let a = spd_dominant(17, b, n);
-        let h = client.create_from_slice(f32::as_bytes(&a));
-        let m = MatrixRef::dense(&h, b, n, n);
-        print!("{:<12}", format!("{b}x{n}"));
-        let mut worst = 0.0f64;
-        for (_, kind, units) in variants {
-            let p = CholeskyParams {
-                batched_leaf: kind,
-                small_units: units,
-                ..CholeskyParams::default()
-            };
-            let out = potrf(client, m, false, &p)
-                .expect("potrf")
-                .read(client)
-                .expect("read");
-            assert!(out.info.iter().all(|&x| x == 0), "{b}x{n} {kind:?}: info");
-            let s = (b - 1) * n * n..b * n * n;
-            worst = worst.max(cholesky_residual(&a[s.clone()], &out.l[s], n, false).0);
-            let (d, w) = measure(client, samples, 0.05, || {
-                let _ = potrf(client, m, false, &p).expect("potrf");
-            });
-            print!(" {:>9.4}", d.unwrap_or(w) * 1e3);
-        }
-        println!(" {worst:>9.1e}");
-    }
+    params_table(client, samples, &shapes, &variants);
 }
 
-/// Time potrf with the right-looking cutoff (`blocked_below`: diagonal blocks up to this order
-/// split off one leaf at a time; 0 = halve recursively all the way) on single matrices.
+/// The right-looking cutoff (`blocked_below`: diagonal blocks up to this order split off one
+/// leaf at a time; 0 = halve recursively all the way, `all` = never halve).
 pub fn blocked_sweep(client: &Client, samples: usize) {
     let shapes = [
-        (1usize, 1024usize),
+        (1, 1024),
         (1, 2048),
         (1, 4096),
         (1, 8192),
@@ -513,46 +533,20 @@ pub fn blocked_sweep(client: &Client, samples: usize) {
         (64, 1024),
         (256, 256),
     ];
-    let cutoffs = [0usize, 512, 1024, 2048, 4096, 8192, usize::MAX];
-    print!("{:<14}", "batch x n");
-    for c in cutoffs {
-        let label = if c == usize::MAX {
-            "all".to_string()
-        } else {
-            c.to_string()
-        };
-        print!(" {label:>9}");
-    }
-    println!(" {:>9}", "resid");
-    for (b, n) in shapes {
-        let a = spd_dominant(23, b, n);
-        let h = client.create_from_slice(f32::as_bytes(&a));
-        let m = MatrixRef::dense(&h, b, n, n);
-        print!("{:<14}", format!("{b}x{n}"));
-        let mut worst = 0.0f64;
-        for c in cutoffs {
+    let variants: Vec<_> = [0usize, 512, 1024, 2048, 4096, 8192, usize::MAX]
+        .into_iter()
+        .map(|c| {
+            let label = if c == usize::MAX {
+                "all".to_string()
+            } else {
+                c.to_string()
+            };
             let p = CholeskyParams {
                 blocked_below: Some(c),
                 ..CholeskyParams::default()
             };
-            let out = potrf(client, m, false, &p)
-                .expect("potrf")
-                .read(client)
-                .expect("read");
-            assert!(out.info.iter().all(|&x| x == 0), "{b}x{n} cutoff {c}: info");
-            let cols: Vec<usize> = (0..16).map(|c| (c * 7919) % n).chain([n - 1]).collect();
-            let s = (b - 1) * n * n..b * n * n;
-            worst = worst.max(cholesky_residual_columns(
-                &a[s.clone()],
-                &out.l[s],
-                n,
-                &cols,
-            ));
-            let (d, w) = measure(client, samples, 0.05, || {
-                let _ = potrf(client, m, false, &p).expect("potrf");
-            });
-            print!(" {:>9.3}", d.unwrap_or(w) * 1e3);
-        }
-        println!(" {worst:>9.1e}");
-    }
+            (label, p)
+        })
+        .collect();
+    params_table(client, samples, &shapes, &variants);
 }
