@@ -78,7 +78,8 @@ impl SmallConfig {
             && units >= 1
             && nb.is_multiple_of(units)
             && units <= hw.max_units_per_cube
-            && 4 * (nb * (nb + 1) + nb) <= hw.max_shared_bytes;
+            // nb rows of nb/4 + 1 vectors of 4, the diagonal, one flag.
+            && 4 * (nb * (nb + 4) + nb + 1) <= hw.max_shared_bytes;
         ok.then_some(cfg)
     }
 }
