@@ -118,7 +118,8 @@ impl LeafConfig {
             && nb.is_multiple_of(cfg.gy)
             && nb.is_multiple_of(cfg.gx)
             && cfg.units() <= hw.max_units_per_cube
-            && 4 * (nb * (nb + 1) + 2 * nb) <= hw.max_shared_bytes;
+            // L (nb × (nb + 1)), the double-buffered column, the diagonal inverses.
+            && 4 * (nb * (nb + 1) + 3 * nb) <= hw.max_shared_bytes;
         ok.then_some(cfg)
     }
 
