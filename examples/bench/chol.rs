@@ -340,6 +340,136 @@ pub fn gemm_sweep(client: &Client, samples: usize) {
     }
 }
 
+/// The 3×TF32 tensor-core GEMM over tilings against the true-f32 SIMT default for large
+/// updates: 4096³ TFLOP/s for A·B, A·Bᵀ and Aᵀ·B, the largest error relative to Σ|a||b| on 64
+/// sampled entries of A·Bᵀ (f64 reference), and potrf at 4096 / 8192 / 16384 with each kernel
+/// on the large updates (ms and residual).
+pub fn tc_sweep(client: &Client, samples: usize) {
+    use linalg_common::gemm::GemmKernel;
+    use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
+    let hw = linalg_common::launch::Hardware::of(client);
+    let n = 4096;
+    let a = uniform_vec(1, n * n);
+    let ha = client.create_from_slice(f32::as_bytes(&a));
+    let hc = client.empty(n * n * 4);
+    let orders = [4096usize, 8192, 16384];
+    let spds: Vec<_> = orders.iter().map(|&m| spd_dominant(2, 1, m)).collect();
+    let hs: Vec<_> = spds
+        .iter()
+        .map(|s| client.create_from_slice(f32::as_bytes(s)))
+        .collect();
+    print!(
+        "{:<34} {:>8} {:>8} {:>8} {:>9}",
+        "kernel", "AB TF/s", "ABt TF/s", "AtB TF/s", "max err"
+    );
+    for m in orders {
+        print!(" {:>10} {:>9}", format!("potrf {m}"), "resid");
+    }
+    println!();
+    let tc = |wm, wn, fm, fn_, tk, fk| TcConfig {
+        warps_m: wm,
+        warps_n: wn,
+        frags_m: fm,
+        frags_n: fn_,
+        tile_k: tk,
+        flush_k: fk,
+    };
+    let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt default".into(), None)];
+    for cfg in [
+        TC_DEFAULT,
+        tc(4, 4, 2, 2, 32, 128),
+        tc(4, 4, 2, 2, 32, 32),
+        tc(4, 4, 2, 2, 16, 128),
+        tc(4, 4, 2, 2, 64, 128),
+        tc(4, 8, 2, 1, 32, 128),
+        tc(8, 4, 1, 2, 32, 128),
+        tc(4, 4, 4, 2, 32, 128),
+        tc(4, 4, 2, 4, 32, 128),
+        tc(8, 4, 2, 2, 32, 128),
+        tc(4, 2, 2, 2, 32, 128),
+    ] {
+        let label = format!(
+            "tc {}x{}w {}x{}f k{} flush {}",
+            cfg.warps_m, cfg.warps_n, cfg.frags_m, cfg.frags_n, cfg.tile_k, cfg.flush_k
+        );
+        kernels.push((label, Some(GemmKernel::Tf32x3(cfg))));
+    }
+    for (label, kernel) in kernels {
+        let g = match kernel {
+            None => GemmLaunch::big(&hw),
+            Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(&hw, cfg),
+            Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(&hw, cfg),
+        };
+        let Some(g) = g else {
+            println!("{label:<34} not supported");
+            continue;
+        };
+        print!("{label:<34}");
+        let v = View::contiguous(n, n);
+        let op = GemmOp {
+            accumulate: false,
+            negate: false,
+            lower_only: false,
+        };
+        for (at, bt) in [(false, false), (false, true), (true, false)] {
+            let av = if at { v.t() } else { v };
+            let bv = if bt { v.t() } else { v };
+            let (d, w) = measure(client, samples, 0.05, || {
+                g.launch(
+                    client,
+                    1,
+                    Operand::new(&ha, n * n, av),
+                    Operand::new(&ha, n * n, bv),
+                    Operand::new(&hc, n * n, v),
+                    op,
+                );
+            });
+            print!(" {:>8.2}", 2.0 * (n as f64).powi(3) / d.unwrap_or(w) / 1e12);
+        }
+        // Error of A·Aᵀ against f64.
+        g.launch(
+            client,
+            1,
+            Operand::new(&ha, n * n, v),
+            Operand::new(&ha, n * n, v.t()),
+            Operand::new(&hc, n * n, v),
+            op,
+        );
+        let c = f32::from_bytes(&client.read_one(hc.clone()).unwrap()).to_vec();
+        let mut err = 0.0f64;
+        for t in 0..64usize {
+            let (i, j) = ((t * 7919) % n, (t * 104729 + 13) % n);
+            let (mut p, mut s) = (0.0f64, 0.0f64);
+            for q in 0..n {
+                let x = a[i * n + q] as f64 * a[j * n + q] as f64;
+                p += x;
+                s += x.abs();
+            }
+            err = err.max((c[i * n + j] as f64 - p).abs() / s);
+        }
+        print!(" {err:>9.2e}");
+        let params = CholeskyParams {
+            gemm_big: kernel,
+            ..CholeskyParams::default()
+        };
+        for (k, &m) in orders.iter().enumerate() {
+            let mr = MatrixRef::dense(&hs[k], 1, m, m);
+            let (d, w) = measure(client, samples.min(5), 0.05, || {
+                let _ = potrf(client, mr, false, &params).expect("potrf");
+            });
+            let l = potrf(client, mr, false, &params)
+                .expect("potrf")
+                .read(client)
+                .expect("read")
+                .l;
+            let cols: Vec<usize> = (0..16).map(|c| (c * 7919) % m).chain([m - 1]).collect();
+            let r = cholesky_residual_columns(&spds[k], &l, m, &cols);
+            print!(" {:>10.3} {:>9.2e}", d.unwrap_or(w) * 1e3, r);
+        }
+        println!();
+    }
+}
+
 /// Host cost of one kernel launch: 2000 launches of a 1×1×1 GEMM between two synchronisations.
 pub fn launch_probe(client: &Client) {
     let hw = linalg_common::launch::Hardware::of(client);
@@ -417,7 +547,7 @@ pub fn chol_sweep(client: &Client, samples: usize) {
                     leaf: Some(leaf),
                     syrk_leaf: Some(syrk),
                     gemm,
-                    gemm_big: gemm,
+                    gemm_big: gemm.map(linalg_common::gemm::GemmKernel::Simt),
                     ..CholeskyParams::default()
                 };
                 let label = format!(

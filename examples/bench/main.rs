@@ -27,6 +27,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
+      [--tc-sweep]     (3×TF32 tensor-core GEMM tilings: TFLOP/s, error, potrf with them, printed only)
       [--qr-crossover] (qr reduced on tall shapes, TSQR path against blocked geqrf, printed only)
       [--qr-sweep]     (geqrf over panel width and panel-kernel row groups, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -204,6 +205,10 @@ fn main() {
     }
     if args.flag("chol-sweep") {
         chol::chol_sweep(&client, samples.min(5));
+        return;
+    }
+    if args.flag("tc-sweep") {
+        chol::tc_sweep(&client, samples.min(7));
         return;
     }
     if args.flag("gemm-sweep") {

@@ -1,5 +1,6 @@
 //! Knobs of the Cholesky and triangular-solve ops, and the one hardware check.
-use linalg_common::gemm::{GemmConfig, GemmLaunch, batch_grid};
+use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
+use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::launch::Hardware;
 
 /// Tuning knobs. `None` takes the recommended value for the device ([`CholeskyLaunch::new`]).
@@ -16,10 +17,15 @@ pub struct CholeskyParams {
     pub syrk_leaf: Option<usize>,
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
-    /// GEMM tiling for updates whose result has at least `big_from` rows and columns.
-    /// Default on GPUs: 128×128 tiles (16×16 units, 8×8 each, k 8: 29 TFLOP/s on the H200 for
-    /// A·Bᵀ at 4096³ against 14.5 for the 64×64 default, BENCHMARKS.md); elsewhere `gemm`.
-    pub gemm_big: Option<GemmConfig>,
+    /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
+    /// columns: true-f32 SIMT ([`GemmKernel::Simt`]) or error-compensated 3×TF32 on tensor
+    /// cores ([`GemmKernel::Tf32x3`]; where the device has no TF32 fragments, the launch is
+    /// refused). Default: 3×TF32 with [`TC_DEFAULT`] where the device has TF32 fragments
+    /// (H200: potrf 16384 in 77 ms against 86 with SIMT, 4096 in 6.3 against 6.5, the same
+    /// residuals; BENCHMARKS.md); else on GPUs SIMT with 128×128 tiles (16×16 units, 8×8
+    /// each, k 8: 29 TFLOP/s on the H200 for A·Bᵀ at 4096³ against 14.5 for the 64×64
+    /// default); elsewhere `gemm`.
+    pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
     /// Kernel for a whole op on matrices of order ≤ `leaf`. Default [`BatchedLeaf::Crout`].
@@ -170,7 +176,7 @@ impl CholeskyLaunch {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
             None => GemmLaunch::new(hw)?,
         };
-        let solve_gemm = if gemm.cfg.tile_m() >= nb {
+        let solve_gemm = if gemm.tile_m() >= nb {
             gemm
         } else if hw.max_units_per_cube >= 256 {
             let uy = nb.min(16);
@@ -199,8 +205,11 @@ impl CholeskyLaunch {
             )?
         };
         let gemm_big = match params.gemm_big {
-            Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
-            None => GemmLaunch::big(hw).unwrap_or(gemm),
+            Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(hw, cfg)?,
+            Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(hw, cfg)?,
+            None => GemmLaunch::tf32x3(hw, TC_DEFAULT)
+                .or_else(|| GemmLaunch::big(hw))
+                .unwrap_or(gemm),
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
         (syrk_leaf >= 1).then_some(Self {

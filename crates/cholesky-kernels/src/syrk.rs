@@ -21,7 +21,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
         return;
     }
     // Split at a multiple of the GEMM tile so the off-diagonal GEMM has full tiles.
-    let tile = ctx.launch.gemm.cfg.tile_m().max(1);
+    let tile = ctx.launch.gemm.tile_m().max(1);
     let h = ((m / 2).div_ceil(tile) * tile).min(m - 1).max(1);
     let (cv, av) = (c.view, a.view);
     let a1 = a.with_view(av.block(0, 0, h, k));

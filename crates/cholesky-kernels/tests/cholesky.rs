@@ -7,7 +7,8 @@ use cholesky_kernels::{
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
-use linalg_common::gemm::{GemmConfig, GemmLaunch, GemmOp, Operand};
+use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, GemmOp, Operand};
+use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::spd_from_factor;
 use linalg_common::reference::{cholesky_bound, cholesky_residual, f32_eps, matmul, norm1};
@@ -131,17 +132,21 @@ pub fn large_matrix(client: &Client) {
     let (a, l_true) = spd_batch(n, &[1e3], 99);
     let out = potrf_host(client, &a, &[n, n], false, &CholeskyParams::default()).expect("potrf");
     check_factor(&a, &out.l, &out.info, 1, n, false, "n = 1000");
-    // The large-update GEMM tiling (the device default, and a small one every runtime can
-    // run) on updates from 100 rows up.
-    let small_big = GemmConfig {
+    // The large-update GEMM (the device default, a small SIMT tiling every runtime can run,
+    // and the 3×TF32 tensor-core kernel where the device has one) on updates from 100 rows up.
+    let small_big = GemmKernel::Simt(GemmConfig {
         units_x: 2,
         units_y: 1,
         tm: 4,
         tn: 2,
         tile_k: 4,
         unroll: false,
-    };
-    for gemm_big in [None, Some(small_big)] {
+    });
+    let mut bigs = vec![None, Some(small_big)];
+    if GemmLaunch::tf32x3(&Hardware::of(client), TC_DEFAULT).is_some() {
+        bigs.push(Some(GemmKernel::Tf32x3(TC_DEFAULT)));
+    }
+    for gemm_big in bigs {
         let p = CholeskyParams {
             gemm_big,
             big_from: Some(100),
@@ -746,65 +751,159 @@ pub fn graph_replay(client: &Client) {
     }
 }
 
-/// The GEMM on transposed and offset views, accumulate / overwrite / lower-only, ragged sizes.
+/// The GEMM on row- and column-major operands, accumulate / overwrite / lower-only, ragged
+/// sizes, batched: the true-f32 SIMT kernel everywhere, and the 3×TF32 tensor-core kernel where
+/// the device has TF32 fragments (elsewhere its constructor must refuse). The tolerance is an
+/// f32 GEMM bound, which plain TF32 (2⁻¹¹ per product) fails from K ≈ 8 on.
 pub fn gemm_views(client: &Client) {
-    let g = GemmLaunch::new(&Hardware::of(client)).expect("gemm");
-    for &(m, k, n) in &[
+    let hw = Hardware::of(client);
+    let mut launches = vec![("simt", GemmLaunch::new(&hw).expect("gemm"))];
+    match GemmLaunch::tf32x3(&hw, TC_DEFAULT) {
+        Some(g) => launches.push(("tf32x3", g)),
+        None => assert!(
+            !hw.tf32_mma || hw.lanes != 32,
+            "TF32 fragments and 32-lane planes, yet the tensor-core GEMM is refused"
+        ),
+    }
+    let mut sizes = vec![
         (1usize, 1usize, 1usize),
         (5, 3, 7),
         (64, 64, 64),
         (65, 17, 130),
         (100, 1, 3),
+    ];
+    if launches.len() > 1 {
+        // Straddle the 128 × 128 × 16 tiles and run long K.
+        sizes.extend([(129, 37, 200), (256, 16, 128), (140, 1000, 70)]);
+    }
+    for (name, g) in launches {
+        for &(m, k, n) in &sizes {
+            for (a_cm, b_cm) in [(false, true), (false, false), (true, false), (true, true)] {
+                gemm_case(client, name, &g, (m, k, n), a_cm, b_cm);
+            }
+        }
+    }
+}
+
+/// Accumulation error over a long K: on seeded uniform inputs every kernel must stay within
+/// 4ε of Σ|a||b| per entry at K = 4096 (the H200 measured 7e-8 for f32 FMAs; tensor cores that
+/// accumulate the whole K with their truncating adds gave 3e-6, which this rejects).
+pub fn gemm_long_k(client: &Client) {
+    let hw = Hardware::of(client);
+    let mut launches = vec![("simt", GemmLaunch::new(&hw).expect("gemm"))];
+    if let Some(g) = GemmLaunch::tf32x3(&hw, TC_DEFAULT) {
+        launches.push(("tf32x3", g));
+    }
+    let (m, k, n) = (48usize, 4096usize, 40usize);
+    let a = linalg_common::rng::uniform_vec(71, m * k);
+    let b = linalg_common::rng::uniform_vec(72, k * n);
+    for (name, g) in launches {
+        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let hb = client.create_from_slice(f32::as_bytes(&b));
+        let hc = client.empty(m * n * 4);
+        g.launch(
+            client,
+            1,
+            Operand::new(&ha, a.len(), View::contiguous(m, k)),
+            Operand::new(&hb, b.len(), View::contiguous(k, n)),
+            Operand::new(&hc, m * n, View::contiguous(m, n)),
+            GemmOp {
+                accumulate: false,
+                negate: false,
+                lower_only: false,
+            },
+        );
+        let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
+        let mut worst = 0.0f64;
+        for i in 0..m {
+            for j in 0..n {
+                let (mut p, mut s) = (0.0f64, 0.0f64);
+                for q in 0..k {
+                    let x = a[i * k + q] as f64 * b[q * n + j] as f64;
+                    p += x;
+                    s += x.abs();
+                }
+                worst = worst.max((c[i * n + j] as f64 - p).abs() / s);
+            }
+        }
+        eprintln!("{name}: K = {k}, max |error| / Σ|a||b| = {worst:.2e}");
+        assert!(worst <= 4.0 * f32_eps(), "{name}: {worst:e}");
+    }
+}
+
+/// One shape of [`gemm_views`], A and B stored row- or column-major (`*_cm`).
+fn gemm_case(
+    client: &Client,
+    name: &str,
+    g: &GemmLaunch,
+    (m, k, n): (usize, usize, usize),
+    a_cm: bool,
+    b_cm: bool,
+) {
+    let batch = 2;
+    let seed = (m * 7 + k * 11 + n * 13) as u64;
+    let a = linalg_common::rng::uniform_vec(seed, batch * m * k);
+    let b = linalg_common::rng::uniform_vec(seed + 1, batch * k * n);
+    let c0 = linalg_common::rng::uniform_vec(seed + 2, batch * m * n);
+    // Element (i, q) of A and (q, j) of B in their storage.
+    let at = |bi: usize, i: usize, q: usize| {
+        a[bi * m * k + if a_cm { q * m + i } else { i * k + q }] as f64
+    };
+    let bt = |bi: usize, q: usize, j: usize| {
+        b[bi * k * n + if b_cm { j * k + q } else { q * n + j }] as f64
+    };
+    let av = if a_cm {
+        View::contiguous(k, m).t()
+    } else {
+        View::contiguous(m, k)
+    };
+    let bv = if b_cm {
+        View::contiguous(n, k).t()
+    } else {
+        View::contiguous(k, n)
+    };
+    for (accumulate, negate, lower_only) in [
+        (false, false, false),
+        (true, true, false),
+        (true, false, true),
     ] {
-        let batch = 2;
-        let a = linalg_common::rng::uniform_vec(1, batch * m * k);
-        let bt = linalg_common::rng::uniform_vec(2, batch * n * k); // Bᵀ stored (n×k)
-        let c0 = linalg_common::rng::uniform_vec(3, batch * m * n);
-        for (accumulate, negate, lower_only) in [
-            (false, false, false),
-            (true, true, false),
-            (true, false, true),
-        ] {
-            let ha = client.create_from_slice(f32::as_bytes(&a));
-            let hb = client.create_from_slice(f32::as_bytes(&bt));
-            let hc = client.create_from_slice(f32::as_bytes(&c0));
-            let bv = View::contiguous(n, k).t();
-            g.launch(
-                client,
-                batch,
-                Operand::new(&ha, a.len(), View::contiguous(m, k)),
-                Operand::new(&hb, bt.len(), bv),
-                Operand::new(&hc, c0.len(), View::contiguous(m, n)),
-                GemmOp {
-                    accumulate,
-                    negate,
-                    lower_only,
-                },
-            );
-            let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
-            for bi in 0..batch {
-                for i in 0..m {
-                    for j in 0..n {
-                        let mut p = 0.0f64;
-                        for q in 0..k {
-                            p += a[bi * m * k + i * k + q] as f64
-                                * bt[bi * n * k + j * k + q] as f64;
-                        }
-                        let old = c0[bi * m * n + i * n + j] as f64;
-                        let want = if lower_only && j > i {
-                            old
-                        } else {
-                            let s = if negate { -p } else { p };
-                            if accumulate { old + s } else { s }
-                        };
-                        let got = c[bi * m * n + i * n + j] as f64;
-                        let tol = 4.0 * (k as f64 + 1.0) * f32_eps() * (1.0 + p.abs() + old.abs())
-                            + 2.0 * k as f64 * f32_eps();
-                        assert!(
-                            (got - want).abs() <= tol,
-                            "({m},{k},{n}) [{bi},{i},{j}] {got} vs {want}"
-                        );
+        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let hb = client.create_from_slice(f32::as_bytes(&b));
+        let hc = client.create_from_slice(f32::as_bytes(&c0));
+        g.launch(
+            client,
+            batch,
+            Operand::new(&ha, a.len(), av),
+            Operand::new(&hb, b.len(), bv),
+            Operand::new(&hc, c0.len(), View::contiguous(m, n)),
+            GemmOp {
+                accumulate,
+                negate,
+                lower_only,
+            },
+        );
+        let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
+        for bi in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    let mut p = 0.0f64;
+                    for q in 0..k {
+                        p += at(bi, i, q) * bt(bi, q, j);
                     }
+                    let old = c0[bi * m * n + i * n + j] as f64;
+                    let want = if lower_only && j > i {
+                        old
+                    } else {
+                        let s = if negate { -p } else { p };
+                        if accumulate { old + s } else { s }
+                    };
+                    let got = c[bi * m * n + i * n + j] as f64;
+                    let tol = 4.0 * (k as f64 + 1.0) * f32_eps() * (1.0 + p.abs() + old.abs())
+                        + 2.0 * k as f64 * f32_eps();
+                    assert!(
+                        (got - want).abs() <= tol,
+                        "{name} ({m},{k},{n}) a_cm {a_cm} b_cm {b_cm} [{bi},{i},{j}] {got} vs {want}"
+                    );
                 }
             }
         }
@@ -863,6 +962,10 @@ macro_rules! testgen {
             #[test]
             fn batched_small() {
                 super::batched_small(&client());
+            }
+            #[test]
+            fn gemm_long_k() {
+                super::gemm_long_k(&client());
             }
             #[test]
             fn gemm_views() {

@@ -15,6 +15,7 @@
 //! `ux + s·units_x`, so shared-memory reads are broadcasts (A) or consecutive (B), and stores of
 //! neighbouring units are neighbouring columns. K advances `tile_k` at a time through shared
 //! memory. Ragged edges load zeros and store nothing.
+use crate::gemm_tc::{PLANE, TcConfig, gemm_tc_kernel};
 use crate::launch::Hardware;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -134,10 +135,19 @@ pub struct GemmOp {
     pub lower_only: bool,
 }
 
+/// Which kernel a [`GemmLaunch`] runs, with its tiling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GemmKernel {
+    /// True-f32 FMAs on the SIMT units (this module).
+    Simt(GemmConfig),
+    /// Error-compensated 3×TF32 on tensor cores ([`crate::gemm_tc`]).
+    Tf32x3(TcConfig),
+}
+
 /// GEMM launches checked against the device once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmLaunch {
-    pub cfg: GemmConfig,
+    pub kernel: GemmKernel,
     max_cube_count: (u32, u32, u32),
 }
 
@@ -197,14 +207,69 @@ impl GemmLaunch {
             && cfg.tile_k >= 1
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(Self {
-            cfg,
+            kernel: GemmKernel::Simt(cfg),
             max_cube_count: hw.max_cube_count,
         })
     }
 
+    /// The 3×TF32 tensor-core kernel with tiling `cfg` ([`crate::gemm_tc::TC_DEFAULT`] is the measured
+    /// default), or `None` where the device lacks TF32 16×16×8 fragments or 32-lane planes
+    /// (the CPU runtime, wgpu) or cannot fit the tiling for every operand layout.
+    pub fn tf32x3(hw: &Hardware, cfg: TcConfig) -> Option<Self> {
+        let layouts = [false, true].into_iter().flat_map(|a| {
+            [false, true].map(|b| Layout {
+                a_col_major: a,
+                b_col_major: b,
+            })
+        });
+        let ok = hw.tf32_mma
+            && hw.lanes == PLANE
+            && cfg.valid()
+            && cfg.units() <= hw.max_units_per_cube
+            && layouts
+                .into_iter()
+                .all(|l| cfg.shared_bytes(l) <= hw.max_shared_bytes);
+        ok.then_some(Self {
+            kernel: GemmKernel::Tf32x3(cfg),
+            max_cube_count: hw.max_cube_count,
+        })
+    }
+
+    /// Rows of C one cube computes.
+    pub fn tile_m(&self) -> usize {
+        match self.kernel {
+            GemmKernel::Simt(c) => c.tile_m(),
+            GemmKernel::Tf32x3(c) => c.tile_m(),
+        }
+    }
+
+    /// Columns of C one cube computes.
+    pub fn tile_n(&self) -> usize {
+        match self.kernel {
+            GemmKernel::Simt(c) => c.tile_n(),
+            GemmKernel::Tf32x3(c) => c.tile_n(),
+        }
+    }
+
+    /// K per shared-memory window.
+    pub fn tile_k(&self) -> usize {
+        match self.kernel {
+            GemmKernel::Simt(c) => c.tile_k,
+            GemmKernel::Tf32x3(c) => c.tile_k,
+        }
+    }
+
+    /// Units in one cube.
+    pub fn units(&self) -> usize {
+        match self.kernel {
+            GemmKernel::Simt(c) => c.units(),
+            GemmKernel::Tf32x3(c) => c.units(),
+        }
+    }
+
     /// Whether a launch over an m×n result of `batch` matrices fits the grid limits.
     pub fn fits(&self, m: usize, n: usize, batch: usize) -> bool {
-        let tiles = m.div_ceil(self.cfg.tile_m()) * n.div_ceil(self.cfg.tile_n());
+        let tiles = m.div_ceil(self.tile_m()) * n.div_ceil(self.tile_n());
         let (_, by, bz) = batch_grid(batch, self.max_cube_count);
         tiles <= self.max_cube_count.0 as usize
             && by * bz >= batch
@@ -243,7 +308,7 @@ impl GemmLaunch {
     /// `sms` multiprocessors, chunks of at least `min_k`; 1 when the tiles alone fill the
     /// device (or the runtime does not say how many multiprocessors it has).
     pub fn split_k(&self, m: usize, n: usize, k: usize, sms: Option<u32>, min_k: usize) -> usize {
-        let tiles = m.div_ceil(self.cfg.tile_m()) * n.div_ceil(self.cfg.tile_n());
+        let tiles = m.div_ceil(self.tile_m()) * n.div_ceil(self.tile_n());
         let Some(sms) = sms else { return 1 };
         let want = (2 * sms as usize).div_ceil(tiles.max(1));
         want.min(k / min_k.max(1)).max(1)
@@ -265,7 +330,7 @@ impl GemmLaunch {
         work: (&Handle, usize),
     ) {
         let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
-        let kc = k.div_ceil(splits.max(1)).next_multiple_of(self.cfg.tile_k);
+        let kc = k.div_ceil(splits.max(1)).next_multiple_of(self.tile_k());
         let s = k.div_ceil(kc.max(1));
         if s <= 1 || op.lower_only || m == 0 || n == 0 {
             self.launch(client, 1, a, b, c, op);
@@ -308,7 +373,7 @@ impl GemmLaunch {
             set,
             k_last,
         );
-        let units = 256usize.min(self.cfg.units().max(1));
+        let units = 256usize.min(self.units().max(1));
         let cv = c.view;
         // SAFETY: unit idx < m·n reads work[t·m·n + idx] (t < s, inside `work`, checked
         // above) and writes C's element (idx / n, idx % n), inside C's view; one unit per
@@ -342,11 +407,62 @@ impl GemmLaunch {
         k_last: usize,
     ) {
         let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
-        let cfg = self.cfg;
-        let tiles_n = n.div_ceil(cfg.tile_n());
-        let tiles = m.div_ceil(cfg.tile_m()) * tiles_n;
+        let tiles_n = n.div_ceil(self.tile_n());
+        let tiles = m.div_ceil(self.tile_m()) * tiles_n;
         let (_, by, bz) = batch_grid(batch, self.max_cube_count);
         let (va, vb, vc) = (a.view, b.view, c.view);
+        let count = CubeCount::Static(tiles as u32, by as u32, bz as u32);
+        let dim = CubeDim::new_1d(self.units() as u32);
+        let layout = Layout {
+            a_col_major: col_major(&va),
+            b_col_major: col_major(&vb),
+        };
+        let cfg = match self.kernel {
+            GemmKernel::Simt(cfg) => cfg,
+            GemmKernel::Tf32x3(cfg) => {
+                // SAFETY: as for the SIMT kernel below: loads are guarded by i < m, j < n,
+                // kk < k and stores by i < m, j < n (plus the lower-triangle mask), so accesses
+                // stay inside the views, which the caller keeps inside the buffers; cubes with
+                // a batch index ≥ batch leave before any access. Fragment loads and stores
+                // touch shared memory only, inside the windows (offsets < len by
+                // construction). Each element of C is written by one unit, C overlaps neither
+                // A nor B, and every barrier is reached by all units (the only early exits are
+                // uniform per cube).
+                unsafe {
+                    gemm_tc_kernel::launch_unchecked(
+                        client,
+                        count,
+                        dim,
+                        BufferArg::from_raw_parts(a.handle.clone(), a.len),
+                        BufferArg::from_raw_parts(b.handle.clone(), b.len),
+                        BufferArg::from_raw_parts(c.handle.clone(), c.len),
+                        MatArgsLaunch::new(m, n, k, tiles_n, batch, k_last),
+                        StridesLaunch::new(
+                            va.offset,
+                            va.row_stride,
+                            va.col_stride,
+                            va.batch_stride,
+                        ),
+                        StridesLaunch::new(
+                            vb.offset,
+                            vb.row_stride,
+                            vb.col_stride,
+                            vb.batch_stride,
+                        ),
+                        StridesLaunch::new(
+                            vc.offset,
+                            vc.row_stride,
+                            vc.col_stride,
+                            vc.batch_stride,
+                        ),
+                        cfg,
+                        op,
+                        layout,
+                    )
+                }
+                return;
+            }
+        };
         // SAFETY: every load is guarded by i < m, j < n, kk < k and every store by i < m,
         // j < n, so accesses stay inside the views, which the caller keeps inside the buffers
         // (debug-checked above); cubes with a batch index ≥ batch leave before any access.
@@ -356,8 +472,8 @@ impl GemmLaunch {
         unsafe {
             gemm_kernel::launch_unchecked::<f32>(
                 client,
-                CubeCount::Static(tiles as u32, by as u32, bz as u32),
-                CubeDim::new_1d(cfg.units() as u32),
+                count,
+                dim,
                 BufferArg::from_raw_parts(a.handle.clone(), a.len),
                 BufferArg::from_raw_parts(b.handle.clone(), b.len),
                 BufferArg::from_raw_parts(c.handle.clone(), c.len),
@@ -367,10 +483,7 @@ impl GemmLaunch {
                 StridesLaunch::new(vc.offset, vc.row_stride, vc.col_stride, vc.batch_stride),
                 cfg,
                 op,
-                Layout {
-                    a_col_major: col_major(&va),
-                    b_col_major: col_major(&vb),
-                },
+                layout,
             )
         }
     }
@@ -676,7 +789,7 @@ fn stash_tiles<F: Float>(
 /// (`col_fastest`) or rows, to match the memory layout.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn load_window<F: Float>(
+pub(crate) fn load_window<F: Float>(
     src: &[F],
     base: usize,
     rs: usize,

@@ -4,7 +4,8 @@
 //! use plane operations; the CPU runtime has planes of one unit and refuses plane operations at
 //! compile time, so there a "lane group" is a single unit and reductions are sequential.
 use cubecl::client::Client;
-use cubecl::features::Plane;
+use cubecl::features::{MmaConfig, Plane};
+use cubecl::ir::{ElemType, FloatKind};
 
 /// What a launch may assume about the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +23,8 @@ pub struct Hardware {
     pub max_cube_count: (u32, u32, u32),
     /// Streaming multiprocessors (or cores), when the runtime says.
     pub num_sms: Option<u32>,
+    /// Whether the device multiplies TF32 16×16×8 fragments into f32 (tensor cores).
+    pub tf32_mma: bool,
 }
 
 impl Hardware {
@@ -42,6 +45,14 @@ impl Hardware {
             max_shared_bytes: hw.max_shared_memory_size,
             max_cube_count: hw.max_cube_count,
             num_sms: hw.num_streaming_multiprocessors,
+            tf32_mma: client.features().matmul.cmma.contains(&MmaConfig {
+                a_type: ElemType::Float(FloatKind::TF32),
+                b_type: ElemType::Float(FloatKind::TF32),
+                cd_type: ElemType::Float(FloatKind::F32),
+                m: 16,
+                n: 16,
+                k: 8,
+            }),
         }
     }
 }

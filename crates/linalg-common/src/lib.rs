@@ -1,7 +1,8 @@
 //! Pieces both kernel crates need, kept in one place:
 //! - [`matrix`]: [`matrix::MatrixRef`], a batch of strided matrices in a device buffer, the
 //!   argument type of every op;
-//! - [`gemm`]: a true-f32 batched GEMM on strided views; [`copy`]: strided copies, identity
+//! - [`gemm`]: a true-f32 batched GEMM on strided views, and [`gemm_tc`], the same contract
+//!   on tensor cores at f32 accuracy (error-compensated 3×TF32); [`copy`]: strided copies, identity
 //!   fills and non-finite checks;
 //! - [`device`]: which runtime a binary or test runs on (CUDA when linked and present, else the
 //!   CPU runtime), said out loud so a run never claims coverage it did not have;
@@ -14,6 +15,7 @@
 pub mod copy;
 pub mod device;
 pub mod gemm;
+pub mod gemm_tc;
 pub mod launch;
 pub mod matgen;
 pub mod matrix;
