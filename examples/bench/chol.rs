@@ -340,8 +340,8 @@ pub fn gemm_sweep(client: &Client, samples: usize) {
     }
 }
 
-/// The 3×TF32 tensor-core GEMM over tilings against the true-f32 SIMT default for large
-/// updates: 4096³ TFLOP/s for A·B, A·Bᵀ and Aᵀ·B, the largest error relative to Σ|a||b| on 64
+/// The 3×TF32 tensor-core GEMM over tilings against the true-f32 SIMT kernel for large
+/// updates (128×128 tiles): 4096³ TFLOP/s for A·B, A·Bᵀ and Aᵀ·B, the largest error relative to Σ|a||b| on 64
 /// sampled entries of A·Bᵀ (f64 reference), and potrf at 4096 / 8192 / 16384 with each kernel
 /// on the large updates (ms and residual).
 pub fn tc_sweep(client: &Client, samples: usize) {
@@ -366,37 +366,43 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         print!(" {:>10} {:>9}", format!("potrf {m}"), "resid");
     }
     println!();
-    let tc = |wm, wn, fm, fn_, tk, fk| TcConfig {
+    let tc = |wm, wn, fm, fn_, tk, fk, sh| TcConfig {
         warps_m: wm,
         warps_n: wn,
         frags_m: fm,
         frags_n: fn_,
         tile_k: tk,
         flush_k: fk,
+        sums_in_shared: sh,
     };
-    let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt default".into(), None)];
+    // The SIMT row names its kernel: `gemm_big: None` is the tensor-core default on GPUs that
+    // have one.
+    let simt = GemmLaunch::big(&hw).map(|g| g.kernel);
+    let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt 128x128".into(), simt)];
     for cfg in [
         TC_DEFAULT,
-        tc(4, 4, 2, 2, 32, 128),
-        tc(4, 4, 2, 2, 32, 32),
-        tc(4, 4, 2, 2, 16, 128),
-        tc(4, 4, 2, 2, 64, 128),
-        tc(4, 8, 2, 1, 32, 128),
-        tc(8, 4, 1, 2, 32, 128),
-        tc(4, 4, 4, 2, 32, 128),
-        tc(4, 4, 2, 4, 32, 128),
-        tc(8, 4, 2, 2, 32, 128),
-        tc(4, 2, 2, 2, 32, 128),
+        tc(4, 4, 2, 2, 32, 128, true),
+        tc(4, 4, 2, 2, 16, 128, true),
+        tc(2, 4, 4, 2, 32, 128, true),
+        tc(2, 4, 4, 2, 16, 128, true),
+        tc(8, 4, 1, 2, 32, 128, true),
+        tc(4, 2, 2, 4, 32, 128, true),
     ] {
         let label = format!(
-            "tc {}x{}w {}x{}f k{} flush {}",
-            cfg.warps_m, cfg.warps_n, cfg.frags_m, cfg.frags_n, cfg.tile_k, cfg.flush_k
+            "tc {}x{}w {}x{}f k{} flush {}{}",
+            cfg.warps_m,
+            cfg.warps_n,
+            cfg.frags_m,
+            cfg.frags_n,
+            cfg.tile_k,
+            cfg.flush_k,
+            if cfg.sums_in_shared { " sh" } else { "" }
         );
         kernels.push((label, Some(GemmKernel::Tf32x3(cfg))));
     }
     for (label, kernel) in kernels {
         let g = match kernel {
-            None => GemmLaunch::big(&hw),
+            None => None,
             Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(&hw, cfg),
             Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(&hw, cfg),
         };

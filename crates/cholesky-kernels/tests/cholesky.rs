@@ -8,7 +8,7 @@ use cholesky_kernels::{
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, GemmOp, Operand};
-use linalg_common::gemm_tc::TC_DEFAULT;
+use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::spd_from_factor;
 use linalg_common::reference::{cholesky_bound, cholesky_residual, f32_eps, matmul, norm1};
@@ -759,7 +759,10 @@ pub fn gemm_views(client: &Client) {
     let hw = Hardware::of(client);
     let mut launches = vec![("simt", GemmLaunch::new(&hw).expect("gemm"))];
     match GemmLaunch::tf32x3(&hw, TC_DEFAULT) {
-        Some(g) => launches.push(("tf32x3", g)),
+        Some(g) => {
+            launches.push(("tf32x3", g));
+            launches.push(("tf32x3, sums in shared", tc_shared(&hw)));
+        }
         None => assert!(
             !hw.tf32_mma || hw.lanes != 32,
             "TF32 fragments and 32-lane planes, yet the tensor-core GEMM is refused"
@@ -785,6 +788,18 @@ pub fn gemm_views(client: &Client) {
     }
 }
 
+/// The tensor-core kernel with its f32 sums in shared memory (and the other knob values
+/// the default does not take: flush every 32 of K, k 16).
+fn tc_shared(hw: &Hardware) -> GemmLaunch {
+    let cfg = TcConfig {
+        sums_in_shared: !TC_DEFAULT.sums_in_shared,
+        tile_k: 16,
+        flush_k: 32,
+        ..TC_DEFAULT
+    };
+    GemmLaunch::tf32x3(hw, cfg).expect("the default's device runs the shared-sums tiling")
+}
+
 /// Accumulation error over a long K: on seeded uniform inputs every kernel must stay within
 /// 4ε of Σ|a||b| per entry at K = 4096 (the H200 measured 7e-8 for f32 FMAs; tensor cores that
 /// accumulate the whole K with their truncating adds gave 3e-6, which this rejects).
@@ -793,6 +808,7 @@ pub fn gemm_long_k(client: &Client) {
     let mut launches = vec![("simt", GemmLaunch::new(&hw).expect("gemm"))];
     if let Some(g) = GemmLaunch::tf32x3(&hw, TC_DEFAULT) {
         launches.push(("tf32x3", g));
+        launches.push(("tf32x3, sums in shared", tc_shared(&hw)));
     }
     let (m, k, n) = (48usize, 4096usize, 40usize);
     let a = linalg_common::rng::uniform_vec(71, m * k);

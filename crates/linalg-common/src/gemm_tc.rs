@@ -41,9 +41,13 @@ pub struct TcConfig {
     pub frags_n: usize,
     /// K per shared-memory window (a multiple of 8).
     pub tile_k: usize,
-    /// K between flushes of the tensor-core accumulators into f32 registers (a multiple of
+    /// K between flushes of the tensor-core accumulators into f32 sums (a multiple of
     /// `tile_k`; 0: one flush at the end).
     pub flush_k: usize,
+    /// Keep the f32 sums in shared memory (`tile_m·tile_n` more f32 per cube) instead of
+    /// registers (`frags_m·frags_n·8` more per unit). Measured no faster on the H200 (potrf
+    /// 16384: 79.1 ms against 76.9, BENCHMARKS.md), so off by default.
+    pub sums_in_shared: bool,
 }
 
 impl TcConfig {
@@ -72,7 +76,12 @@ impl TcConfig {
     pub fn shared_bytes(&self, layout: Layout) -> usize {
         let a = self.window_len(self.tile_m(), layout.a_col_major);
         let b = self.window_len(self.tile_n(), !layout.b_col_major);
-        4 * (2 * a + 2 * b + self.warps() * FRAG * FRAG)
+        let sums = if self.sums_in_shared {
+            self.tile_m() * self.tile_n()
+        } else {
+            0
+        };
+        4 * (2 * a + 2 * b + self.warps() * FRAG * FRAG + sums)
     }
     /// Whether the shape is one the kernel is written for.
     pub fn valid(&self) -> bool {
@@ -95,6 +104,7 @@ pub const TC_DEFAULT: TcConfig = TcConfig {
     frags_n: 2,
     tile_k: 32,
     flush_k: 128,
+    sums_in_shared: false,
 };
 
 #[cube(launch_unchecked)]
@@ -166,13 +176,22 @@ pub(crate) fn gemm_tc_kernel(
     let mut b_lo = Shared::<[f32]>::new_slice(b_len);
     let mut stage = Shared::<[f32]>::new_slice(stage_len);
     let st = warp * comptime!(FRAG * FRAG);
-    // This lane's elements of each accumulator (element lane + e·32 of its row-major 16×16).
-    let mut total = Array::<f32>::new(comptime!(fm * fnn * per_lane));
+    // The f32 sums of this lane's elements of each accumulator (element lane + e·32 of its
+    // row-major 16×16, the e-th of accumulator f at f·8 + e), in registers or in shared memory
+    // (the plane's at sums_at, lane-interleaved).
+    let nsum = comptime!(fm * fnn * per_lane);
+    let in_sh = comptime!(cfg.sums_in_shared);
+    let mut total = Array::<f32>::new(comptime!(if in_sh { 1 } else { nsum }));
+    let mut total_sh = Shared::<[f32]>::new_slice(comptime!(if in_sh { bm * bn } else { 1 }));
+    let sums_at = warp * comptime!(nsum * PLANE) + lane;
     #[unroll]
-    for e in 0..comptime!(fm * fnn * per_lane) {
-        total[e] = 0.0;
+    for e in 0..nsum {
+        if comptime!(in_sh) {
+            total_sh[sums_at + e * PLANE] = 0.0;
+        } else {
+            total[e] = 0.0;
+        }
     }
-
     let na = comptime!((bk * bm).div_ceil(units));
     let nb = comptime!((bk * bn).div_ceil(units));
     let mut pa = Array::<f32>::new(na);
@@ -284,7 +303,17 @@ pub(crate) fn gemm_tc_kernel(
             flush = flush || tiles == comptime!(flush_tiles as u32);
         }
         if flush {
-            flush_acc(&mut acc, &mut total, &mut stage, st, lane, fm * fnn);
+            flush_acc(
+                &mut acc,
+                &mut total,
+                &mut total_sh,
+                sums_at,
+                &mut stage,
+                st,
+                lane,
+                fm * fnn,
+                in_sh,
+            );
             tiles = 0;
         }
         sync_cube();
@@ -317,7 +346,12 @@ pub(crate) fn gemm_tc_kernel(
                 }
                 if write {
                     let at = c_base + gi * sc.rs + gj * sc.cs;
-                    let mut v = total[(i * fnn + j) * per_lane + e];
+                    let f = (i * fnn + j) * per_lane + e;
+                    let mut v = if comptime!(in_sh) {
+                        total_sh[sums_at + f * PLANE]
+                    } else {
+                        total[f]
+                    };
                     if comptime!(op.negate) {
                         v = -v;
                     }
@@ -331,17 +365,22 @@ pub(crate) fn gemm_tc_kernel(
     }
 }
 
-/// Add the `count` tensor-core accumulators into this lane's f32 registers (through the plane's
-/// 16×16 staging area at `st`) and zero them. The tensor cores add with truncation; the f32
-/// adds here round to nearest, so the truncation error grows with `flush_k`, not with K.
+/// Add the `count` tensor-core accumulators into this lane's f32 sums (through the plane's
+/// 16×16 staging area at `st`) and zero them: `total` in registers, or `total_sh` from
+/// `sums_at` with stride 32 (`in_sh`). The tensor cores add with truncation; the f32 adds here
+/// round to nearest, so the truncation error grows with `flush_k`, not with K.
 #[cube]
+#[allow(clippy::too_many_arguments)]
 fn flush_acc(
     acc: &mut Sequence<cmma::Matrix<f32>>,
     total: &mut Array<f32>,
+    total_sh: &mut Shared<[f32]>,
+    sums_at: usize,
     stage: &mut Shared<[f32]>,
     st: usize,
     lane: usize,
     #[comptime] count: usize,
+    #[comptime] in_sh: bool,
 ) {
     let per_lane = comptime!(FRAG * FRAG / PLANE);
     #[unroll]
@@ -355,7 +394,12 @@ fn flush_acc(
         sync_plane();
         #[unroll]
         for e in 0..per_lane {
-            total[f * per_lane + e] += stage[st + lane + e * PLANE];
+            let x = stage[st + lane + e * PLANE];
+            if comptime!(in_sh) {
+                total_sh[sums_at + (f * per_lane + e) * PLANE] += x;
+            } else {
+                total[f * per_lane + e] += x;
+            }
         }
         sync_plane();
         cmma::fill(acc.index_mut(f), 0.0);
