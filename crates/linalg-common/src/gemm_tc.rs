@@ -18,9 +18,10 @@
 //!
 //! Accumulation: tensor cores add with truncation, which over K = 4096 costs 3e-6 relative to
 //! Σ|a||b| (measured on the H200, plain f32 FMA: 7e-8). So every `flush_k` of K the
-//! accumulators pass through a 16×16 per-plane area of shared memory into f32 registers (adds
-//! rounded to nearest) and restart from zero. At the end each lane writes its registers to C
-//! under [`GemmOp`]'s masks (ragged edges, lower triangle, sign, β).
+//! accumulators pass through a 16×16 per-plane area of shared memory into f32 sums (adds
+//! rounded to nearest; in registers, or in shared memory with `sums_in_shared`) and restart
+//! from zero. At the end each lane writes its sums to C under [`GemmOp`]'s masks (ragged edges,
+//! lower triangle, sign, β).
 use crate::gemm::{GemmOp, Layout, MatArgs, Strides, load_window};
 use cubecl::cmma::{self, MatrixIdent, MatrixLayout};
 use cubecl::prelude::*;
