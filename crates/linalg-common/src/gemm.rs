@@ -670,22 +670,39 @@ fn gemm_kernel<F: Float>(
         #[unroll(cfg.unroll)]
         for s in 0..tn {
             let gj = col0 + ux + s * ux_n;
-            let mut write = gi < dims.m && gj < dims.n;
-            if comptime!(op.lower_only) {
-                write = write && gj <= gi;
-            }
-            if write {
-                let at = c_base + gi * sc.rs + gj * sc.cs;
-                let mut v = acc[r * tn + s];
-                if comptime!(op.negate) {
-                    v = -v;
-                }
-                if comptime!(op.accumulate) {
-                    v += c[at];
-                }
-                c[at] = v;
-            }
+            store_c(c, c_base, &sc, &dims, gi, gj, acc[r * tn + s], op);
         }
+    }
+}
+
+/// C(gi, gj) ← β·C(gi, gj) ± v, where (gi, gj) lies inside C (and on or below its diagonal
+/// with `lower_only`); elsewhere nothing.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn store_c<F: Float>(
+    c: &mut [F],
+    c_base: usize,
+    sc: &Strides,
+    dims: &MatArgs,
+    gi: usize,
+    gj: usize,
+    v: F,
+    #[comptime] op: GemmOp,
+) {
+    let mut write = gi < dims.m && gj < dims.n;
+    if comptime!(op.lower_only) {
+        write = write && gj <= gi;
+    }
+    if write {
+        let at = c_base + gi * sc.rs + gj * sc.cs;
+        let mut x = v;
+        if comptime!(op.negate) {
+            x = -x;
+        }
+        if comptime!(op.accumulate) {
+            x += c[at];
+        }
+        c[at] = x;
     }
 }
 

@@ -22,7 +22,7 @@
 //! rounded to nearest; in registers, or in shared memory with `sums_in_shared`) and restart
 //! from zero. At the end each lane writes its sums to C under [`GemmOp`]'s masks (ragged edges,
 //! lower triangle, sign, β).
-use crate::gemm::{GemmOp, Layout, MatArgs, Strides, load_window};
+use crate::gemm::{GemmOp, Layout, MatArgs, Strides, load_window, store_c};
 use cubecl::cmma::{self, MatrixIdent, MatrixLayout};
 use cubecl::prelude::*;
 
@@ -341,26 +341,13 @@ pub(crate) fn gemm_tc_kernel(
                 let idx = lane + e * PLANE;
                 let gi = r0 + idx / FRAG;
                 let gj = c0 + idx % FRAG;
-                let mut write = gi < dims.m && gj < dims.n;
-                if comptime!(op.lower_only) {
-                    write = write && gj <= gi;
-                }
-                if write {
-                    let at = c_base + gi * sc.rs + gj * sc.cs;
-                    let f = (i * fnn + j) * per_lane + e;
-                    let mut v = if comptime!(in_sh) {
-                        total_sh[sums_at + f * PLANE]
-                    } else {
-                        total[f]
-                    };
-                    if comptime!(op.negate) {
-                        v = -v;
-                    }
-                    if comptime!(op.accumulate) {
-                        v += c[at];
-                    }
-                    c[at] = v;
-                }
+                let f = (i * fnn + j) * per_lane + e;
+                let v = if comptime!(in_sh) {
+                    total_sh[sums_at + f * PLANE]
+                } else {
+                    total[f]
+                };
+                store_c(c, c_base, &sc, &dims, gi, gj, v, op);
             }
         }
     }
