@@ -66,6 +66,16 @@ impl View {
         }
     }
 
+    /// The view as a kernel argument.
+    pub fn launch_arg(&self) -> StridesLaunch {
+        StridesLaunch::new(
+            self.offset,
+            self.row_stride,
+            self.col_stride,
+            self.batch_stride,
+        )
+    }
+
     /// One past the largest element index the view touches over `batch` matrices.
     pub fn extent(&self, batch: usize) -> usize {
         if self.rows == 0 || self.cols == 0 || batch == 0 {
@@ -417,6 +427,8 @@ impl GemmLaunch {
             a_col_major: col_major(&va),
             b_col_major: col_major(&vb),
         };
+        let args = MatArgsLaunch::new(m, n, k, tiles_n, batch, k_last);
+        let (sa, sb, sc) = (va.launch_arg(), vb.launch_arg(), vc.launch_arg());
         let cfg = match self.kernel {
             GemmKernel::Simt(cfg) => cfg,
             GemmKernel::Tf32x3(cfg) => {
@@ -436,25 +448,10 @@ impl GemmLaunch {
                         BufferArg::from_raw_parts(a.handle.clone(), a.len),
                         BufferArg::from_raw_parts(b.handle.clone(), b.len),
                         BufferArg::from_raw_parts(c.handle.clone(), c.len),
-                        MatArgsLaunch::new(m, n, k, tiles_n, batch, k_last),
-                        StridesLaunch::new(
-                            va.offset,
-                            va.row_stride,
-                            va.col_stride,
-                            va.batch_stride,
-                        ),
-                        StridesLaunch::new(
-                            vb.offset,
-                            vb.row_stride,
-                            vb.col_stride,
-                            vb.batch_stride,
-                        ),
-                        StridesLaunch::new(
-                            vc.offset,
-                            vc.row_stride,
-                            vc.col_stride,
-                            vc.batch_stride,
-                        ),
+                        args,
+                        sa,
+                        sb,
+                        sc,
                         cfg,
                         op,
                         layout,
@@ -477,10 +474,10 @@ impl GemmLaunch {
                 BufferArg::from_raw_parts(a.handle.clone(), a.len),
                 BufferArg::from_raw_parts(b.handle.clone(), b.len),
                 BufferArg::from_raw_parts(c.handle.clone(), c.len),
-                MatArgsLaunch::new(m, n, k, tiles_n, batch, k_last),
-                StridesLaunch::new(va.offset, va.row_stride, va.col_stride, va.batch_stride),
-                StridesLaunch::new(vb.offset, vb.row_stride, vb.col_stride, vb.batch_stride),
-                StridesLaunch::new(vc.offset, vc.row_stride, vc.col_stride, vc.batch_stride),
+                args,
+                sa,
+                sb,
+                sc,
                 cfg,
                 op,
                 layout,
@@ -580,23 +577,8 @@ fn gemm_kernel<F: Float>(
     let big_n = comptime!(cfg.tile_n());
     let units = comptime!(cfg.units());
 
-    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
-    let tile = CUBE_POS_X as usize;
-    let row0 = (tile / dims.tiles_n) * big_m;
-    let col0 = (tile % dims.tiles_n) * big_n;
-    if bidx >= dims.batch {
-        terminate!();
-    }
-    let mut kdim = dims.k;
-    if bidx + 1 == dims.batch {
-        kdim = dims.k_last;
-    }
-    if comptime!(op.lower_only) {
-        // The whole tile lies above the diagonal: nothing to write.
-        if col0 > row0 + big_m - 1 {
-            terminate!();
-        }
-    }
+    let at = tile_at(&dims, big_m, big_n, op.lower_only);
+    let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
     let unit = UNIT_POS as usize;
     let ux = unit % ux_n;
     let uy = unit / ux_n;
@@ -672,6 +654,50 @@ fn gemm_kernel<F: Float>(
             let gj = col0 + ux + s * ux_n;
             store_c(c, c_base, &sc, &dims, gi, gj, acc[r * tn + s], op);
         }
+    }
+}
+
+/// Where a cube's tile of C lies: batch index, first row and column, and K of that batch
+/// index (split-K: the last is shorter).
+#[derive(CubeType, Clone, Copy)]
+pub(crate) struct TileAt {
+    pub bidx: usize,
+    pub row0: usize,
+    pub col0: usize,
+    pub kdim: usize,
+}
+
+/// This cube's `bm × bn` tile (grid x: tiles, y and z: batch). Cubes past the batch, and with
+/// `lower_only` cubes whose whole tile lies above C's diagonal, leave here (uniform per cube).
+#[cube]
+#[allow(clippy::collapsible_if)]
+pub(crate) fn tile_at(
+    dims: &MatArgs,
+    #[comptime] bm: usize,
+    #[comptime] bn: usize,
+    #[comptime] lower_only: bool,
+) -> TileAt {
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    let tile = CUBE_POS_X as usize;
+    let row0 = (tile / dims.tiles_n) * bm;
+    let col0 = (tile % dims.tiles_n) * bn;
+    if bidx >= dims.batch {
+        terminate!();
+    }
+    let mut kdim = dims.k;
+    if bidx + 1 == dims.batch {
+        kdim = dims.k_last;
+    }
+    if comptime!(lower_only) {
+        if col0 > row0 + bm - 1 {
+            terminate!();
+        }
+    }
+    TileAt {
+        bidx,
+        row0,
+        col0,
+        kdim,
     }
 }
 

@@ -22,7 +22,7 @@
 //! rounded to nearest; in registers, or in shared memory with `sums_in_shared`) and restart
 //! from zero. At the end each lane writes its sums to C under [`GemmOp`]'s masks (ragged edges,
 //! lower triangle, sign, β).
-use crate::gemm::{GemmOp, Layout, MatArgs, Strides, load_window, store_c};
+use crate::gemm::{GemmOp, Layout, MatArgs, Strides, load_window, store_c, tile_at};
 use cubecl::cmma::{self, MatrixIdent, MatrixLayout};
 use cubecl::prelude::*;
 
@@ -145,23 +145,8 @@ pub(crate) fn gemm_tc_kernel(
         MatrixLayout::ColMajor
     });
 
-    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
-    let tile = CUBE_POS_X as usize;
-    let row0 = (tile / dims.tiles_n) * bm;
-    let col0 = (tile % dims.tiles_n) * bn;
-    if bidx >= dims.batch {
-        terminate!();
-    }
-    let mut kdim = dims.k;
-    if bidx + 1 == dims.batch {
-        kdim = dims.k_last;
-    }
-    if comptime!(op.lower_only) {
-        // The whole tile lies above the diagonal: nothing to write.
-        if col0 > row0 + bm - 1 {
-            terminate!();
-        }
-    }
+    let at = tile_at(&dims, bm, bn, op.lower_only);
+    let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
     let unit = UNIT_POS as usize;
     let warp = unit / PLANE;
     let lane = unit % PLANE;
