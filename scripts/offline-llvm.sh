@@ -6,6 +6,7 @@
 #   scripts/offline-llvm.sh --print-env   # prints the export line
 # After changing the wrapper: `cargo clean -p cubecl-llvm`.
 # Sourced into the caller's shell: it must not change shell options (no `set -e`).
+# The wrapper is written to a per-process temporary name, so concurrent runs do not race.
 
 _ol_root="${OFFLINE_LLVM_HOME:-${HOME}/.local/share/qrchol-llvm}"
 _ol_bundle="${_ol_root}/tracel/tracel-llvm-23.1.0-4"
@@ -26,7 +27,7 @@ if [ ! -x "${_ol_real}" ]; then
 fi
 
 mkdir -p "${_ol_bundle}/bin" || { return 1 2>/dev/null || exit 1; }
-cat > "${_ol_bundle}/bin/llvm-config.new" <<WRAP
+cat > "${_ol_bundle}/bin/llvm-config.new.$$" <<WRAP
 #!/bin/sh
 # Forwards to Debian's LLVM 22. --system-libs: drop libz3 (turned into "-llibz3") and libxml2;
 # --libs: drop Polly/PollyISL (static libs not shipped in llvm-22-dev).
@@ -37,11 +38,11 @@ case " \$* " in
   *) exec "\$REAL" "\$@" ;;
 esac
 WRAP
-chmod +x "${_ol_bundle}/bin/llvm-config.new"
-if ! cmp -s "${_ol_bundle}/bin/llvm-config.new" "${_ol_bundle}/bin/llvm-config" 2>/dev/null; then
-  mv "${_ol_bundle}/bin/llvm-config.new" "${_ol_bundle}/bin/llvm-config"
+chmod +x "${_ol_bundle}/bin/llvm-config.new.$$"
+if ! cmp -s "${_ol_bundle}/bin/llvm-config.new.$$" "${_ol_bundle}/bin/llvm-config" 2>/dev/null; then
+  mv "${_ol_bundle}/bin/llvm-config.new.$$" "${_ol_bundle}/bin/llvm-config"
 else
-  rm -f "${_ol_bundle}/bin/llvm-config.new"
+  rm -f "${_ol_bundle}/bin/llvm-config.new.$$"
 fi
 # Create the marker once: touching it again would make cargo rebuild cubecl-llvm and all above it.
 [ -e "${_ol_bundle}/.tracel-llvm-installed" ] || touch "${_ol_bundle}/.tracel-llvm-installed"
