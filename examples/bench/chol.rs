@@ -686,3 +686,58 @@ pub fn blocked_sweep(client: &Client, samples: usize) {
         .collect();
     params_table(client, samples, &shapes, &variants);
 }
+
+/// The diagonal-block kernels (step kernel against the blocked one) at several leaf orders.
+pub fn leaf_sweep(client: &Client, samples: usize) {
+    use cholesky_kernels::LeafKernel;
+    let shapes = [
+        (1, 1024),
+        (1, 2048),
+        (1, 4096),
+        (1, 8192),
+        (1, 16384),
+        (64, 1024),
+        (256, 256),
+    ];
+    let variant = |kernel, leaf: usize| {
+        let label = match kernel {
+            LeafKernel::Steps => format!("steps{leaf}"),
+            LeafKernel::Blocked => format!("blk{leaf}"),
+        };
+        let p = CholeskyParams {
+            leaf: Some(leaf),
+            leaf_kernel: Some(kernel),
+            ..CholeskyParams::default()
+        };
+        (label, p)
+    };
+    let variants = [
+        variant(LeafKernel::Steps, 64),
+        variant(LeafKernel::Blocked, 32),
+        variant(LeafKernel::Blocked, 48),
+        variant(LeafKernel::Blocked, 64),
+        variant(LeafKernel::Blocked, 96),
+        variant(LeafKernel::Blocked, 128),
+    ];
+    params_table(client, samples, &shapes, &variants);
+    // The kernel alone: a batch of small matrices as one launch of the diagonal-block kernel.
+    let tiled = |(label, p): (String, CholeskyParams)| {
+        let p = CholeskyParams {
+            batched_leaf: Some(cholesky_kernels::BatchedLeaf::Tiled),
+            ..p
+        };
+        (label, p)
+    };
+    let small = [
+        (1usize, 64usize),
+        (132, 64),
+        (1024, 64),
+        (1, 32),
+        (1024, 32),
+    ];
+    let variants = [
+        tiled(variant(LeafKernel::Steps, 64)),
+        tiled(variant(LeafKernel::Blocked, 64)),
+    ];
+    params_table(client, samples, &small, &variants);
+}

@@ -39,6 +39,21 @@ pub struct CholeskyParams {
     /// Units per matrix of the Crout batched kernel (a divisor of its nb).
     /// Default: nb (one row per unit) on GPUs, 2 elsewhere.
     pub small_units: Option<usize>,
+    /// Kernel for the diagonal blocks (the recursion's leaves, the solves' block inverses, and
+    /// a batch of small matrices with [`BatchedLeaf::Tiled`]). Default [`LeafKernel::Blocked`].
+    pub leaf_kernel: Option<LeafKernel>,
+}
+
+/// Which kernel factors and inverts a diagonal block (one cube per block either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafKernel {
+    /// Register-tiled over the whole cube, one barrier per column (factor) and per row
+    /// (invert): 2·nb steps on the critical path.
+    Steps,
+    /// Sub-blocks of 16 (8 when nb is not a multiple of 16): one plane factors and inverts
+    /// each diagonal sub-block with shuffles, then the cube updates the rest; three barriers
+    /// per sub-block.
+    Blocked,
 }
 
 /// How a batch of matrices of order ≤ `leaf` is factored (one launch either way).
@@ -134,6 +149,79 @@ impl LeafConfig {
     }
 }
 
+/// Comptime shape of the blocked diagonal-block kernel (`potrf/blocked.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockedLeafConfig {
+    pub nb: usize,
+    /// Order of the sub-blocks factored by one plane.
+    pub sub: usize,
+    /// Lanes that hold the rows of a sub-block (`sub / lanes` rows each; 1: one unit, no
+    /// plane operations).
+    pub lanes: usize,
+    /// Units of the plane that runs the sub-block steps (lanes past `lanes` mirror them).
+    pub plane: usize,
+    /// The units as a gy × gx grid for the cube-wide phases (gx divides sub).
+    pub gy: usize,
+    pub gx: usize,
+    pub unroll: bool,
+}
+
+impl BlockedLeafConfig {
+    /// On GPUs up to 256 units (gx = sub, gy a divisor of nb), the sub-block rows spread over
+    /// min(sub, plane width) lanes; on runtimes without fixed-width plane operations (the CPU
+    /// runtime) one unit runs the sub-block steps and the few units the runtime has share the
+    /// rest.
+    pub fn new(hw: &Hardware, nb: usize) -> Option<Self> {
+        let sub = if nb.is_multiple_of(16) { 16 } else { 8 };
+        let gpu = hw.max_units_per_cube >= 256;
+        let plane = if hw.plane_ops && hw.lanes.is_power_of_two() {
+            hw.lanes
+        } else {
+            1
+        };
+        let (gy, gx) = if gpu {
+            let mut gy = (256 / sub).min(nb);
+            while !nb.is_multiple_of(gy) {
+                gy -= 1;
+            }
+            (gy, sub)
+        } else {
+            (1, hw.max_units_per_cube.clamp(1, 2))
+        };
+        let cfg = Self {
+            nb,
+            sub,
+            lanes: plane.min(sub),
+            plane,
+            gy,
+            gx,
+            unroll: gpu,
+        };
+        let ok = nb >= 8
+            && nb.is_multiple_of(sub)
+            && sub.is_multiple_of(gx)
+            && cfg.units() >= plane
+            && cfg.units() <= hw.max_units_per_cube
+            && cfg.shared_bytes() <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
+
+    pub fn units(&self) -> usize {
+        self.gy * self.gx
+    }
+
+    /// Rows of the panel buffer: nb, and the overhang the unit grid reads past it.
+    pub fn pan_rows(&self) -> usize {
+        self.nb + (self.nb - self.sub).div_ceil(self.gy) * self.gy
+    }
+
+    /// a and x (nb × (nb + 1)), the panel, W (sub × (nb + 1)) and a flag, in bytes.
+    pub fn shared_bytes(&self) -> usize {
+        let (nb, sub) = (self.nb, self.sub);
+        4 * (2 * nb * (nb + 1) + self.pan_rows() * (sub + 1) + sub * (nb + 1) + 1)
+    }
+}
+
 /// What the diagonal-block kernel does (comptime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LeafStage {
@@ -159,6 +247,7 @@ pub struct CholeskyLaunch {
     pub big_from: usize,
     pub batched_leaf: BatchedLeaf,
     pub blocked_below: usize,
+    pub leaf_kernel: LeafKernel,
     small_units: Option<usize>,
     hw: Hardware,
 }
@@ -217,6 +306,7 @@ impl CholeskyLaunch {
             big_from: params.big_from.unwrap_or(1024),
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Crout),
             small_units: params.small_units,
+            leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -233,6 +323,15 @@ impl CholeskyLaunch {
             nb *= 2;
         }
         LeafConfig::new(&self.hw, nb.min(self.leaf.nb)).unwrap_or(self.leaf)
+    }
+
+    /// The blocked diagonal-block kernel for leaves of `cfg.nb`, when selected and the device
+    /// can run it (else the step kernel runs).
+    pub fn blocked_for(&self, cfg: &LeafConfig) -> Option<BlockedLeafConfig> {
+        match self.leaf_kernel {
+            LeafKernel::Blocked => BlockedLeafConfig::new(&self.hw, cfg.nb),
+            LeafKernel::Steps => None,
+        }
     }
 
     /// The batched small-matrix kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).

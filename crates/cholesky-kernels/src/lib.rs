@@ -36,7 +36,10 @@ mod solve;
 mod syrk;
 pub mod trsm;
 
-pub use config::{BatchedLeaf, CholeskyLaunch, CholeskyParams, LeafConfig, LeafStage, SmallConfig};
+pub use config::{
+    BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, LeafConfig, LeafKernel,
+    LeafStage, SmallConfig,
+};
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;
 pub use linalg_common::matrix::MatrixRef;

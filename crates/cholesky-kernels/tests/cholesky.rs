@@ -2,8 +2,9 @@
 //! runtime this build links (bodies take a client; `testgen!` instantiates them per runtime).
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
 use cholesky_kernels::{
-    BatchedLeaf, CholeskyError, CholeskyParams, MatrixRef, PotrfGraph, View, cholesky_inverse,
-    cholesky_solve, potrf, potrf_host, solve_triangular,
+    BatchedLeaf, BlockedLeafConfig, CholeskyError, CholeskyLaunch, CholeskyParams, LeafKernel,
+    MatrixRef, PotrfGraph, View, cholesky_inverse, cholesky_solve, potrf, potrf_host,
+    solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -926,6 +927,99 @@ fn gemm_case(
     }
 }
 
+/// Both diagonal-block kernels at leaves of 8, 24 (sub-blocks of 8), 48, 64 and 128 (sub-blocks
+/// of 16; 64 and 128 where shared memory allows): factors of orders around one, two and three leaves (ragged last blocks), failures at
+/// pivots inside and at the edges of sub-blocks, and the invert-only stage through
+/// solve_triangular (unit and non-unit diagonal).
+pub fn leaf_kernels(client: &Client) {
+    for kernel in [LeafKernel::Blocked, LeafKernel::Steps] {
+        for leaf in [8usize, 24, 48, 64, 128] {
+            let p = CholeskyParams {
+                leaf: Some(leaf),
+                leaf_kernel: Some(kernel),
+                batched_leaf: Some(BatchedLeaf::Tiled),
+                ..CholeskyParams::default()
+            };
+            let hw = Hardware::of(client);
+            let Some(launch) = CholeskyLaunch::new(&hw, &p) else {
+                // Only a leaf too large for the step kernel's shared memory is refused.
+                assert!(
+                    4 * leaf * (leaf + 1) > hw.max_shared_bytes,
+                    "{leaf} refused"
+                );
+                continue;
+            };
+            // The blocked kernel runs where its shared memory fits (else the step kernel).
+            let blocked = launch.blocked_for(&launch.leaf).is_some();
+            assert_eq!(
+                blocked,
+                kernel == LeafKernel::Blocked && BlockedLeafConfig::new(&hw, leaf).is_some()
+            );
+            assert!(
+                kernel == LeafKernel::Steps || leaf <= 48 || blocked || hw.max_shared_bytes < 65536
+            );
+            let what = format!("{kernel:?} leaf {leaf} (blocked kernel: {blocked})");
+            for n in [leaf - 1, leaf, leaf + 1, 2 * leaf + 5] {
+                for upper in [false, true] {
+                    let (mut a, _) = spd_batch(n, &[1e6, 10.0], 300 + n as u64);
+                    let clean = a.clone();
+                    poison(&mut a, 2, n, upper);
+                    let out = potrf_host(client, &a, &[2, n, n], upper, &p).expect("potrf");
+                    check_factor(&clean, &out.l, &out.info, 2, n, upper, &what);
+                }
+            }
+            // Failing pivots: the first of a sub-block, inside one, the last of the leaf.
+            let n = leaf + 3;
+            let pivots = [
+                None,
+                Some(0),
+                Some(7),
+                Some(8),
+                Some(leaf / 2 + 1),
+                Some(leaf - 1),
+                Some(leaf + 2),
+            ];
+            let (mut a, l) = spd_batch(n, &vec![100.0; pivots.len()], 17 + leaf as u64);
+            for (b, piv) in pivots.iter().enumerate() {
+                if let Some(q) = *piv {
+                    let lq = l[b * n * n + q * n + q] as f64;
+                    let v = a[b * n * n + q * n + q] as f64 - 1.5 * lq * lq;
+                    a[b * n * n + q * n + q] = v as f32;
+                }
+            }
+            let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &p).expect("potrf");
+            for (b, piv) in pivots.iter().enumerate() {
+                assert_eq!(
+                    out.info[b],
+                    piv.map_or(0, |q| q as u32 + 1),
+                    "{what}: info {b}"
+                );
+            }
+            // Invert-only: the solves' block inverses.
+            for unit in [false, true] {
+                for upper in [false, true] {
+                    let n = leaf + 5;
+                    let (t, dense) = triangular(n, upper, unit, 40 + leaf as u64);
+                    let b = linalg_common::rng::uniform_vec(leaf as u64, n * 3);
+                    let ha = client.create_from_slice(f32::as_bytes(&t));
+                    let hb = client.create_from_slice(f32::as_bytes(&b));
+                    let am = MatrixRef::contiguous(&ha, &[n, n], "a").unwrap();
+                    let bm = MatrixRef::contiguous(&hb, &[n, 3], "b").unwrap();
+                    let x = solve_triangular(client, am, bm, upper, true, unit, &p)
+                        .expect("solve")
+                        .read(client)
+                        .expect("read");
+                    let res = solve_residual(&dense, &x.x, &b, n, n, 3, true);
+                    assert!(
+                        res <= 20.0 * n as f64 * EPS,
+                        "{what}: solve upper={upper} unit={unit}: {res:e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 macro_rules! testgen {
     ($name:ident, $device:expr) => {
         mod $name {
@@ -938,6 +1032,10 @@ macro_rules! testgen {
             #[test]
             fn sizes_straddle_thresholds() {
                 super::sizes_straddle_thresholds(&client());
+            }
+            #[test]
+            fn leaf_kernels() {
+                super::leaf_kernels(&client());
             }
             #[test]
             fn large_matrix() {

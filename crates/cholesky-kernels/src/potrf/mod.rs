@@ -11,6 +11,7 @@
 //! leaf, one TRSM GEMM and one SYRK GEMM that fill the device, instead of chains of small
 //! ones).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
+mod blocked;
 mod graph;
 mod leaf;
 mod small;
@@ -249,6 +250,34 @@ pub(crate) fn launch_leaf(
     debug_assert!(src.view.extent(ctx.batch) <= src.len);
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
     let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
+    if let Some(bcfg) = ctx.launch.blocked_for(&cfg) {
+        // SAFETY: as for the step kernel below (the same operands, blocks and writes). Shared
+        // indices: a and x below nb·(nb + 1) (i, k < nb), the panel below nb·(sub + 1), W below
+        // sub·(nb + 1). The plane-0 phase is entered by whole planes only (units < plane, a
+        // multiple of the plane width), so its shuffles run on converged planes; `failed` and
+        // the loop bounds are uniform per cube, so every barrier is reached by all units.
+        unsafe {
+            blocked::blocked_leaf_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(blocks as u32, by as u32, bz as u32),
+                CubeDim::new_1d(bcfg.units() as u32),
+                BufferArg::from_raw_parts(src.handle.clone(), src.len),
+                BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
+                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
+                BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
+                BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
+                s(src.view),
+                s(dst.view),
+                s(inv.view),
+                nt_total,
+                d0,
+                ctx.batch,
+                bcfg,
+                stage,
+            )
+        }
+        return;
+    }
     // SAFETY: block x covers rows and columns [x·nb, x·nb + nt) with nt ≤ nb of the region,
     // which lies inside `src`/`dst` (views checked by the public ops, debug-checked here);
     // inverses go to x·nb² + (i, k) < nb² of their slot, inside `inv`. One cube per (block,

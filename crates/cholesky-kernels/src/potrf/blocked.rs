@@ -1,0 +1,406 @@
+//! The blocked diagonal-block kernel: one cube factors (A = L·Lᵀ) and/or inverts (L⁻¹) one
+//! nt×nt block, nt ≤ nb, in `sub`×`sub` sub-blocks. Same operands and contract as
+//! [`super::leaf`]; fewer steps on the critical path: per sub-block column J, one plane
+//! factors and inverts the diagonal sub-block in registers (steps linked by plane shuffles,
+//! no cube barrier), then all units apply it — three cube barriers per sub-block where the
+//! step kernel has one per column and per row.
+//!
+//! Storage: the block's lower triangle in shared memory `a` (row-major, ld nb + 1), rows past
+//! nt padded with the identity (so a ragged block needs no special case: its factor and
+//! inverse are those of nt, bordered by I). Per sub-block column J (c0 = J·sub):
+//! - F (plane 0; lane i owns sub-block row i, `sub / lanes` rows per lane): factor
+//!   A_JJ = L_JJ·L_JJᵀ right-looking (pivot and column by shuffles), then D_J = L_JJ⁻¹ by
+//!   column sweeps; L_JJ back to `a`, D_J to the diagonal block of `x` (X = L⁻¹).
+//! - T (all units): panel L_IJ = A_IJ·D_Jᵀ for the rows below, into `pan`; with `invert`,
+//!   W = Σ_{M<J} L_JM·X_MK for the row block J of X (columns before c0), into `w`.
+//! - S (all units): A_22 −= L_IJ·L_KJᵀ on and below the diagonal, the panel copied into `a`;
+//!   with `invert`, X_JK = −D_J·W.
+//!
+//! A pivot that is not > 0 (NaN included) stops the block at that column and stores
+//! `info = d0 + column + 1`, as [`super::leaf`] does; columns after it are not meaningful.
+use crate::config::{BlockedLeafConfig, LeafStage};
+use cubecl::prelude::*;
+use linalg_common::gemm::Strides;
+
+/// `src`: the lower triangle of block `CUBE_POS_X` along the diagonal of the region starting
+/// at `ss.offset` (only the triangle is read; not the diagonal for a unit-diagonal inverse);
+/// `dst`: L with zeros above the diagonal (factor); `inv`: the nt×nt inverse at
+/// `si.offset + x·nb²` (invert). With `check`, a NaN or infinity read sets `flags[b]`.
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
+pub(crate) fn blocked_leaf_kernel<F: Float>(
+    src: &[F],
+    dst: &mut [F],
+    inv: &mut [F],
+    info: &mut [u32],
+    flags: &mut [u32],
+    ss: Strides,
+    sd: Strides,
+    si: Strides,
+    nt_total: usize,
+    d0: usize,
+    batch: usize,
+    #[comptime] cfg: BlockedLeafConfig,
+    #[comptime] stage: LeafStage,
+) {
+    let nb = comptime!(cfg.nb);
+    let sub = comptime!(cfg.sub);
+    let units = comptime!(cfg.units());
+    let ld = comptime!(cfg.nb + 1);
+    let pld = comptime!(cfg.sub + 1);
+
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before any barrier.
+    if bidx >= batch {
+        terminate!();
+    }
+    if comptime!(stage.factor) {
+        if info[bidx] != 0 {
+            terminate!();
+        }
+    }
+    let start = CUBE_POS_X as usize * nb;
+    let nt = min(nb, nt_total - start);
+    // Sub-block rows past nt are identity padding: only whole sub-blocks up to nt are worked.
+    let nblk = nt.div_ceil(sub);
+    let unit = UNIT_POS as usize;
+    let sbase = ss.offset + bidx * ss.bs + start * (ss.rs + ss.cs);
+
+    let mut a = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
+    let mut x = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
+    let mut pan = Shared::<[F]>::new_slice(comptime!(if stage.factor {
+        cfg.pan_rows() * (sub + 1)
+    } else {
+        1
+    }));
+    let mut w = Shared::<[F]>::new_slice(comptime!(if stage.invert { sub * (nb + 1) } else { 1 }));
+    let mut fsh = Shared::<[u32]>::new_slice(1usize);
+    // The units as a gy × gx grid: (ty, tx) takes rows ty + a·gy and columns tx + b·gx of
+    // each phase's region (comptime trip counts, ragged ends masked).
+    let (gy, gx) = comptime!((cfg.gy, cfg.gx));
+    let ty = unit / gx;
+    let tx = unit % gx;
+    // Rows below a diagonal sub-block, and sub-block columns, per unit.
+    let rt = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.gy));
+    let ct = comptime!(cfg.sub / cfg.gx);
+    let st = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.gx));
+
+    // The lower triangle (with an implicit unit diagonal: ones), identity past nt; X zeroed
+    // (its blocks above the diagonal stay zero, so the products below need no masks).
+    #[unroll(cfg.unroll)]
+    for q in 0..comptime!((cfg.nb * cfg.nb).div_ceil(units)) {
+        let idx = unit + q * units;
+        let i = idx / nb;
+        let k = idx % nb;
+        if idx < comptime!(nb * nb) {
+            let mut v = F::new(0.0);
+            if i < nt {
+                if k < i || (k == i && !comptime!(stage.unit_diag)) {
+                    v = src[sbase + i * ss.rs + k * ss.cs];
+                    if comptime!(stage.check) {
+                        let finite = F::abs(v) <= F::new(f32::MAX);
+                        if !finite {
+                            flags[bidx] = 1;
+                        }
+                    }
+                } else if k == i {
+                    v = F::new(1.0);
+                }
+            } else if k == i {
+                v = F::new(1.0);
+            }
+            a[i * ld + k] = v;
+            x[i * ld + k] = F::new(0.0);
+        }
+    }
+    if unit == 0 {
+        fsh[0] = 0u32;
+    }
+    sync_cube();
+
+    let nbp = nblk * sub;
+    let mut failed = 0u32;
+    let mut jb = 0usize;
+    while jb < nblk {
+        let c0 = jb * sub;
+        let r0 = c0 + sub;
+        // F: plane 0 factors and inverts the diagonal sub-block (uniform per plane).
+        if unit < comptime!(cfg.plane) {
+            diag_sub::<F>(&mut a, &mut x, &mut fsh, unit, c0, cfg, stage);
+        }
+        sync_cube();
+        failed = fsh[0];
+        if failed != 0 {
+            break;
+        }
+        // T: the panel below, L_IJ = A_IJ·D_Jᵀ (D_J lower, zeros above).
+        if comptime!(stage.factor) {
+            #[unroll(cfg.unroll)]
+            for ar in 0..rt {
+                let i = r0 + ty + ar * gy;
+                if i < nbp {
+                    #[unroll(cfg.unroll)]
+                    for bc in 0..ct {
+                        let c = tx + bc * gx;
+                        let mut s = F::new(0.0);
+                        #[unroll(cfg.unroll)]
+                        for t in 0..sub {
+                            s += a[i * ld + c0 + t] * x[(c0 + c) * ld + c0 + t];
+                        }
+                        pan[i * pld + c] = s;
+                    }
+                }
+            }
+        }
+        // W = Σ_{M<J} L_JM·X_MK for the columns k < c0 of X (X lower: the m < k terms are 0).
+        if comptime!(stage.invert) {
+            #[unroll(cfg.unroll)]
+            for ak in 0..rt {
+                let k = ty + ak * gy;
+                if k < c0 {
+                    #[unroll(cfg.unroll)]
+                    for bc in 0..ct {
+                        let r = tx + bc * gx;
+                        let mut s = F::new(0.0);
+                        for m in 0..c0 {
+                            s += a[(c0 + r) * ld + m] * x[m * ld + k];
+                        }
+                        w[r * ld + k] = s;
+                    }
+                }
+            }
+        }
+        sync_cube();
+        // S: the trailing lower triangle, and the panel into `a` (rows of `pan` past nbp hold
+        // garbage that only masked elements use).
+        if comptime!(stage.factor) {
+            let mut acc = Array::<F>::new(comptime!(rt * st));
+            #[unroll(cfg.unroll)]
+            for e in 0..comptime!(rt * st) {
+                acc[e] = F::new(0.0);
+            }
+            #[unroll(cfg.unroll)]
+            for t in 0..sub {
+                #[unroll(cfg.unroll)]
+                for ar in 0..rt {
+                    let pi = pan[(r0 + ty + ar * gy) * pld + t];
+                    #[unroll(cfg.unroll)]
+                    for bk in 0..st {
+                        let pk = pan[(r0 + tx + bk * gx) * pld + t];
+                        acc[ar * st + bk] += pi * pk;
+                    }
+                }
+            }
+            #[unroll(cfg.unroll)]
+            for ar in 0..rt {
+                let i = r0 + ty + ar * gy;
+                #[unroll(cfg.unroll)]
+                for bk in 0..st {
+                    let k = r0 + tx + bk * gx;
+                    if i < nbp && k <= i {
+                        a[i * ld + k] -= acc[ar * st + bk];
+                    }
+                }
+            }
+            #[unroll(cfg.unroll)]
+            for ar in 0..rt {
+                let i = r0 + ty + ar * gy;
+                if i < nbp {
+                    #[unroll(cfg.unroll)]
+                    for bc in 0..ct {
+                        let c = tx + bc * gx;
+                        a[i * ld + c0 + c] = pan[i * pld + c];
+                    }
+                }
+            }
+        }
+        // X_JK = −D_J·W (D_J lower, zeros above).
+        if comptime!(stage.invert) {
+            #[unroll(cfg.unroll)]
+            for ak in 0..rt {
+                let k = ty + ak * gy;
+                if k < c0 {
+                    #[unroll(cfg.unroll)]
+                    for bc in 0..ct {
+                        let r = tx + bc * gx;
+                        let mut s = F::new(0.0);
+                        #[unroll(cfg.unroll)]
+                        for t in 0..sub {
+                            s += x[(c0 + r) * ld + c0 + t] * w[t * ld + k];
+                        }
+                        x[(c0 + r) * ld + k] = -s;
+                    }
+                }
+            }
+        }
+        sync_cube();
+        jb += 1;
+    }
+
+    let per_unit = comptime!((cfg.nb * cfg.nb).div_ceil(units));
+    if comptime!(stage.factor) {
+        let dbase = sd.offset + bidx * sd.bs + start * (sd.rs + sd.cs);
+        #[unroll(cfg.unroll)]
+        for q in 0..per_unit {
+            let idx = unit + q * units;
+            let i = idx / nb;
+            let k = idx % nb;
+            if i < nt && k < nt {
+                let mut v = F::new(0.0);
+                if k <= i {
+                    v = a[i * ld + k];
+                }
+                dst[dbase + i * sd.rs + k * sd.cs] = v;
+            }
+        }
+        if failed > 0 && unit == 0 {
+            info[bidx] = d0 as u32 + failed;
+        }
+    }
+    // A failed block has no inverse to compute (`failed` is uniform).
+    if comptime!(stage.invert) {
+        if failed == 0 {
+            let ibase = si.offset + bidx * si.bs + CUBE_POS_X as usize * nb * nb;
+            #[unroll(cfg.unroll)]
+            for q in 0..per_unit {
+                let idx = unit + q * units;
+                let i = idx / nb;
+                let k = idx % nb;
+                if i < nt && k < nt {
+                    inv[ibase + i * si.rs + k * si.cs] = x[i * ld + k];
+                }
+            }
+        }
+    }
+}
+
+/// Value (row, col) of a sub-block held by the plane: row r lives in lane r % lanes, slot
+/// r / lanes of `regs` (`sub` values per slot).
+#[cube]
+fn held<F: Float>(
+    regs: &Array<F>,
+    row: usize,
+    col: usize,
+    #[comptime] sub: usize,
+    #[comptime] lanes: usize,
+) -> F {
+    let v = regs[(row / lanes) * sub + col];
+    if comptime!(lanes == 1) {
+        v
+    } else {
+        plane_shuffle(v, (row % lanes) as u32)
+    }
+}
+
+/// Phase F on the diagonal sub-block at (c0, c0), run by every unit of plane 0 (lanes past
+/// `lanes` mirror lane `unit % lanes` and store nothing): factor it (with `stage.factor`; a
+/// failing pivot stores its 1-based column in `fsh[0]`) and write L_JJ to `a`; invert it into
+/// the diagonal block of `x`.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn diag_sub<F: Float>(
+    a: &mut Shared<[F]>,
+    x: &mut Shared<[F]>,
+    fsh: &mut Shared<[u32]>,
+    unit: usize,
+    c0: usize,
+    #[comptime] cfg: BlockedLeafConfig,
+    #[comptime] stage: LeafStage,
+) {
+    let sub = comptime!(cfg.sub);
+    let lanes = comptime!(cfg.lanes);
+    let slots = comptime!(cfg.sub / cfg.lanes);
+    let ld = comptime!(cfg.nb + 1);
+    let lane = unit % lanes;
+    let owner = unit < lanes;
+    let mut l = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
+    let mut xr = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
+    let mut dinv = Array::<F>::new(sub);
+    #[unroll(cfg.unroll)]
+    for q in 0..slots {
+        let i = lane + q * lanes;
+        #[unroll(cfg.unroll)]
+        for k in 0..sub {
+            l[q * sub + k] = a[(c0 + i) * ld + c0 + k];
+            xr[q * sub + k] = F::new(0.0);
+            if k == i {
+                xr[q * sub + k] = F::new(1.0);
+            }
+        }
+    }
+    let mut fail = 0u32;
+    if comptime!(stage.factor) {
+        // Right-looking: step j scales column j by 1/√pivot and updates the columns after it.
+        // Elements above the diagonal pick up garbage; only the lower triangle is used.
+        #[unroll(cfg.unroll)]
+        for j in 0..sub {
+            let mut p = held::<F>(&l, j, j, sub, lanes);
+            // Uniform over the plane: every lane has the same pivot.
+            let positive = p > F::new(0.0);
+            if !positive {
+                if fail == 0 {
+                    fail = (c0 + j + 1) as u32;
+                }
+                p = F::new(1.0);
+            }
+            let s = F::inverse_sqrt(p);
+            dinv[j] = s;
+            #[unroll(cfg.unroll)]
+            for q in 0..slots {
+                l[q * sub + j] *= s;
+            }
+            #[unroll(cfg.unroll)]
+            for k in 0..sub {
+                if k > j {
+                    let lkj = held::<F>(&l, k, j, sub, lanes);
+                    #[unroll(cfg.unroll)]
+                    for q in 0..slots {
+                        let lij = l[q * sub + j];
+                        l[q * sub + k] -= lij * lkj;
+                    }
+                }
+            }
+        }
+    } else {
+        #[unroll(cfg.unroll)]
+        for j in 0..sub {
+            dinv[j] = F::new(1.0) / held::<F>(&l, j, j, sub, lanes);
+        }
+    }
+    // X = L⁻¹ by column sweeps: step j finishes row j (÷ l_jj) and removes it from the rows
+    // below.
+    #[unroll(cfg.unroll)]
+    for j in 0..sub {
+        #[unroll(cfg.unroll)]
+        for t in 0..sub {
+            if t <= j {
+                let xjt = held::<F>(&xr, j, t, sub, lanes) * dinv[j];
+                #[unroll(cfg.unroll)]
+                for q in 0..slots {
+                    let i = lane + q * lanes;
+                    let lij = select(i > j, l[q * sub + j], F::new(0.0));
+                    let upd = xr[q * sub + t] - lij * xjt;
+                    xr[q * sub + t] = select(i == j, xjt, upd);
+                }
+            }
+        }
+    }
+    if owner {
+        #[unroll(cfg.unroll)]
+        for q in 0..slots {
+            let i = lane + q * lanes;
+            #[unroll(cfg.unroll)]
+            for k in 0..sub {
+                if k <= i {
+                    if comptime!(stage.factor) {
+                        a[(c0 + i) * ld + c0 + k] = l[q * sub + k];
+                    }
+                    x[(c0 + i) * ld + c0 + k] = xr[q * sub + k];
+                }
+            }
+        }
+        if fail != 0 && lane == 0 {
+            fsh[0] = fail;
+        }
+    }
+}
