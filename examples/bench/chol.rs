@@ -740,4 +740,16 @@ pub fn leaf_sweep(client: &Client, samples: usize) {
         tiled(variant(LeafKernel::Blocked, 64)),
     ];
     params_table(client, samples, &small, &variants);
+    // Right-looking steps of several leaves (each step's diagonal block factored recursively).
+    let variants: Vec<_> = [64usize, 128, 192, 256, 512]
+        .into_iter()
+        .map(|step| {
+            let p = CholeskyParams {
+                step: Some(step),
+                ..CholeskyParams::default()
+            };
+            (format!("step{step}"), p)
+        })
+        .collect();
+    params_table(client, samples, &shapes, &variants);
 }

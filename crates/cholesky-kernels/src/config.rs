@@ -39,6 +39,9 @@ pub struct CholeskyParams {
     /// Units per matrix of the Crout batched kernel (a divisor of its nb).
     /// Default: nb (one row per unit) on GPUs, 2 elsewhere.
     pub small_units: Option<usize>,
+    /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
+    /// a multiple of `leaf`, factored by the recursion. Default: `leaf`.
+    pub step: Option<usize>,
     /// Kernel for the diagonal blocks (the recursion's leaves, the solves' block inverses, and
     /// a batch of small matrices with [`BatchedLeaf::Tiled`]). Default [`LeafKernel::Blocked`].
     pub leaf_kernel: Option<LeafKernel>,
@@ -248,6 +251,7 @@ pub struct CholeskyLaunch {
     pub batched_leaf: BatchedLeaf,
     pub blocked_below: usize,
     pub leaf_kernel: LeafKernel,
+    pub step: usize,
     small_units: Option<usize>,
     hw: Hardware,
 }
@@ -301,7 +305,9 @@ impl CholeskyLaunch {
                 .unwrap_or(gemm),
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
-        (syrk_leaf >= 1).then_some(Self {
+        let step = params.step.unwrap_or(nb);
+        (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb)).then_some(Self {
+            step,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Crout),

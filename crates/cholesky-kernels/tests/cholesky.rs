@@ -99,20 +99,24 @@ pub fn sizes_straddle_thresholds(client: &Client) {
     }
 }
 
-/// The right-looking cutoff: blocks up to it split off one leaf at a time (all of them, a mix
-/// with the recursion above it, and none: halves all the way), with small leaves too.
+/// The right-looking cutoff: blocks up to it split off one step at a time (all of them, a mix
+/// with the recursion above it, and none: halves all the way), with small leaves and steps
+/// of several leaves too.
 pub fn right_looking_cutoff(client: &Client) {
-    for (cut, leaf) in [
-        (usize::MAX, None),
-        (200, None),
-        (0, None),
-        (usize::MAX, Some(8)),
-        (40, Some(8)),
-        (0, Some(8)),
+    for (cut, leaf, step) in [
+        (usize::MAX, None, None),
+        (200, None, None),
+        (0, None, None),
+        (usize::MAX, None, Some(128)),
+        (usize::MAX, Some(8), None),
+        (40, Some(8), None),
+        (0, Some(8), None),
+        (usize::MAX, Some(8), Some(24)),
     ] {
         let p = CholeskyParams {
             blocked_below: Some(cut),
             leaf,
+            step,
             ..CholeskyParams::default()
         };
         for &n in &[65usize, 130, 300] {
@@ -121,7 +125,7 @@ pub fn right_looking_cutoff(client: &Client) {
                 let clean = a.clone();
                 poison(&mut a, 2, n, upper);
                 let out = potrf_host(client, &a, &[2, n, n], upper, &p).expect("potrf");
-                let what = format!("cutoff {cut} leaf {leaf:?}");
+                let what = format!("cutoff {cut} leaf {leaf:?} step {step:?}");
                 check_factor(&clean, &out.l, &out.info, 2, n, upper, &what);
             }
         }

@@ -133,39 +133,64 @@ pub(crate) fn blocked_leaf_kernel<F: Float>(
         if failed != 0 {
             break;
         }
-        // T: the panel below, L_IJ = A_IJ·D_Jᵀ (D_J lower, zeros above).
+        // T: the panel below, L_IJ = A_IJ·D_Jᵀ (D_J lower, zeros above). Each unit's rows
+        // share the loads of D_J.
         if comptime!(stage.factor) {
+            let mut acc = Array::<F>::new(comptime!(rt * ct));
+            #[unroll(cfg.unroll)]
+            for e in 0..comptime!(rt * ct) {
+                acc[e] = F::new(0.0);
+            }
+            #[unroll(cfg.unroll)]
+            for t in 0..sub {
+                #[unroll(cfg.unroll)]
+                for bc in 0..ct {
+                    let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
+                    #[unroll(cfg.unroll)]
+                    for ar in 0..rt {
+                        // Rows past the block are clamped into it (masked below).
+                        let ai = a[min(r0 + ty + ar * gy, comptime!(nb - 1)) * ld + c0 + t];
+                        acc[ar * ct + bc] += ai * d;
+                    }
+                }
+            }
             #[unroll(cfg.unroll)]
             for ar in 0..rt {
                 let i = r0 + ty + ar * gy;
                 if i < nbp {
                     #[unroll(cfg.unroll)]
                     for bc in 0..ct {
-                        let c = tx + bc * gx;
-                        let mut s = F::new(0.0);
-                        #[unroll(cfg.unroll)]
-                        for t in 0..sub {
-                            s += a[i * ld + c0 + t] * x[(c0 + c) * ld + c0 + t];
-                        }
-                        pan[i * pld + c] = s;
+                        pan[i * pld + tx + bc * gx] = acc[ar * ct + bc];
                     }
                 }
             }
         }
         // W = Σ_{M<J} L_JM·X_MK for the columns k < c0 of X (X lower: the m < k terms are 0).
+        // Each unit's columns share the loads of L_J·.
         if comptime!(stage.invert) {
+            let mut acc = Array::<F>::new(comptime!(rt * ct));
+            #[unroll(cfg.unroll)]
+            for e in 0..comptime!(rt * ct) {
+                acc[e] = F::new(0.0);
+            }
+            for m in 0..c0 {
+                #[unroll(cfg.unroll)]
+                for bc in 0..ct {
+                    let lv = a[(c0 + tx + bc * gx) * ld + m];
+                    #[unroll(cfg.unroll)]
+                    for ak in 0..rt {
+                        let xv = x[m * ld + min(ty + ak * gy, comptime!(nb - 1))];
+                        acc[ak * ct + bc] += lv * xv;
+                    }
+                }
+            }
             #[unroll(cfg.unroll)]
             for ak in 0..rt {
                 let k = ty + ak * gy;
                 if k < c0 {
                     #[unroll(cfg.unroll)]
                     for bc in 0..ct {
-                        let r = tx + bc * gx;
-                        let mut s = F::new(0.0);
-                        for m in 0..c0 {
-                            s += a[(c0 + r) * ld + m] * x[m * ld + k];
-                        }
-                        w[r * ld + k] = s;
+                        w[(tx + bc * gx) * ld + k] = acc[ak * ct + bc];
                     }
                 }
             }
@@ -216,19 +241,30 @@ pub(crate) fn blocked_leaf_kernel<F: Float>(
         }
         // X_JK = −D_J·W (D_J lower, zeros above).
         if comptime!(stage.invert) {
+            let mut acc = Array::<F>::new(comptime!(rt * ct));
+            #[unroll(cfg.unroll)]
+            for e in 0..comptime!(rt * ct) {
+                acc[e] = F::new(0.0);
+            }
+            #[unroll(cfg.unroll)]
+            for t in 0..sub {
+                #[unroll(cfg.unroll)]
+                for bc in 0..ct {
+                    let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
+                    #[unroll(cfg.unroll)]
+                    for ak in 0..rt {
+                        let wv = w[t * ld + min(ty + ak * gy, comptime!(nb - 1))];
+                        acc[ak * ct + bc] += d * wv;
+                    }
+                }
+            }
             #[unroll(cfg.unroll)]
             for ak in 0..rt {
                 let k = ty + ak * gy;
                 if k < c0 {
                     #[unroll(cfg.unroll)]
                     for bc in 0..ct {
-                        let r = tx + bc * gx;
-                        let mut s = F::new(0.0);
-                        #[unroll(cfg.unroll)]
-                        for t in 0..sub {
-                            s += x[(c0 + r) * ld + c0 + t] * w[t * ld + k];
-                        }
-                        x[(c0 + r) * ld + k] = -s;
+                        x[(c0 + tx + bc * gx) * ld + k] = -acc[ak * ct + bc];
                     }
                 }
             }
@@ -284,11 +320,16 @@ fn held<F: Float>(
     #[comptime] sub: usize,
     #[comptime] lanes: usize,
 ) -> F {
-    let v = regs[(row / lanes) * sub + col];
+    from_lane::<F>(regs[(row / lanes) * sub + col], row % lanes, lanes)
+}
+
+/// `v` of lane `src` (every lane of the plane calls it).
+#[cube]
+fn from_lane<F: Float>(v: F, src: usize, #[comptime] lanes: usize) -> F {
     if comptime!(lanes == 1) {
         v
     } else {
-        plane_shuffle(v, (row % lanes) as u32)
+        plane_shuffle(v, src as u32)
     }
 }
 
@@ -315,7 +356,6 @@ fn diag_sub<F: Float>(
     let owner = unit < lanes;
     let mut l = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
     let mut xr = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
-    let mut dinv = Array::<F>::new(sub);
     #[unroll(cfg.unroll)]
     for q in 0..slots {
         let i = lane + q * lanes;
@@ -330,8 +370,10 @@ fn diag_sub<F: Float>(
     }
     let mut fail = 0u32;
     if comptime!(stage.factor) {
-        // Right-looking: step j scales column j by 1/√pivot and updates the columns after it.
-        // Elements above the diagonal pick up garbage; only the lower triangle is used.
+        // Right-looking: step j scales column j by 1/√pivot and updates the columns after it;
+        // the inverse's step j (independent of the update, so the two chains interleave)
+        // follows. Elements above the diagonal pick up garbage; only the lower triangle is
+        // used.
         #[unroll(cfg.unroll)]
         for j in 0..sub {
             let mut p = held::<F>(&l, j, j, sub, lanes);
@@ -344,7 +386,6 @@ fn diag_sub<F: Float>(
                 p = F::new(1.0);
             }
             let s = F::inverse_sqrt(p);
-            dinv[j] = s;
             #[unroll(cfg.unroll)]
             for q in 0..slots {
                 l[q * sub + j] *= s;
@@ -360,29 +401,13 @@ fn diag_sub<F: Float>(
                     }
                 }
             }
+            inverse_step::<F>(&mut xr, &l, j, s, lane, cfg);
         }
     } else {
         #[unroll(cfg.unroll)]
         for j in 0..sub {
-            dinv[j] = F::new(1.0) / held::<F>(&l, j, j, sub, lanes);
-        }
-    }
-    // X = L⁻¹ by column sweeps: step j finishes row j (÷ l_jj) and removes it from the rows
-    // below.
-    #[unroll(cfg.unroll)]
-    for j in 0..sub {
-        #[unroll(cfg.unroll)]
-        for t in 0..sub {
-            if t <= j {
-                let xjt = held::<F>(&xr, j, t, sub, lanes) * dinv[j];
-                #[unroll(cfg.unroll)]
-                for q in 0..slots {
-                    let i = lane + q * lanes;
-                    let lij = select(i > j, l[q * sub + j], F::new(0.0));
-                    let upd = xr[q * sub + t] - lij * xjt;
-                    xr[q * sub + t] = select(i == j, xjt, upd);
-                }
-            }
+            let s = F::new(1.0) / held::<F>(&l, j, j, sub, lanes);
+            inverse_step::<F>(&mut xr, &l, j, s, lane, cfg);
         }
     }
     if owner {
@@ -401,6 +426,34 @@ fn diag_sub<F: Float>(
         }
         if fail != 0 && lane == 0 {
             fsh[0] = fail;
+        }
+    }
+}
+
+/// Step j of X = L⁻¹ by column sweeps (X starts as I; `s` = 1/l_jj): row j of X is final
+/// once divided by l_jj, and is removed from the rows below it.
+#[cube]
+fn inverse_step<F: Float>(
+    xr: &mut Array<F>,
+    l: &Array<F>,
+    j: usize,
+    s: F,
+    lane: usize,
+    #[comptime] cfg: BlockedLeafConfig,
+) {
+    let (sub, lanes) = comptime!((cfg.sub, cfg.lanes));
+    #[unroll(cfg.unroll)]
+    for t in 0..sub {
+        if t <= j {
+            let v = xr[(j / lanes) * sub + t];
+            let xjt = from_lane::<F>(v, j % lanes, lanes) * s;
+            #[unroll(cfg.unroll)]
+            for q in 0..comptime!(cfg.sub / cfg.lanes) {
+                let i = lane + q * lanes;
+                let lij = select(i > j, l[q * sub + j], F::new(0.0));
+                let upd = xr[q * sub + t] - lij * xjt;
+                xr[q * sub + t] = select(i == j, xjt, upd);
+            }
         }
     }
 }

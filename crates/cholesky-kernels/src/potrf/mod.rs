@@ -212,8 +212,9 @@ fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, inv: &BlockInverses, info: &Handl
         );
         return;
     }
-    let n1 = if s <= ctx.launch.blocked_below {
-        nb
+    let step = ctx.launch.step;
+    let n1 = if s <= ctx.launch.blocked_below && s > step {
+        step
     } else {
         split(s, nb)
     };
