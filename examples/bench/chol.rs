@@ -753,3 +753,84 @@ pub fn leaf_sweep(client: &Client, samples: usize) {
         .collect();
     params_table(client, samples, &shapes, &variants);
 }
+
+/// Solves with few right-hand sides: the GEMM recursion (`trsv_max_k = 0`) against block
+/// substitution (the default), ms with the residual of each; then potrf with large SYRK
+/// updates of K = leaf on the SIMT GEMM (`big_min_k`).
+pub fn trsv_sweep(client: &Client, samples: usize) {
+    println!(
+        "{:<34} {:>10} {:>10} {:>9} {:>9}",
+        "op n k", "gemm ms", "trsv ms", "resid g", "resid t"
+    );
+    for (n, k) in [
+        (1024usize, 1usize),
+        (4096, 1),
+        (4096, 4),
+        (4096, 16),
+        (16384, 1),
+    ] {
+        let a = spd_dominant(23, 1, n);
+        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let l = factor(client, &ha, 1, n);
+        let lhost = f32::from_bytes(&client.read_one(l.l.clone()).unwrap()).to_vec();
+        let bvec = uniform_vec(29, n * k);
+        let hb = client.create_from_slice(f32::as_bytes(&bvec));
+        for tri in [true, false] {
+            let mut cells = Vec::new();
+            for max_k in [0usize, 16] {
+                let p = CholeskyParams {
+                    trsv_max_k: Some(max_k),
+                    ..CholeskyParams::default()
+                };
+                let run = || {
+                    let lm = MatrixRef::dense(&l.l, 1, n, n);
+                    let bm = MatrixRef::dense(&hb, 1, n, k);
+                    if tri {
+                        solve_triangular(client, lm, bm, false, true, false, &p)
+                    } else {
+                        cholesky_solve(client, bm, lm, false, &p)
+                    }
+                    .expect("solve")
+                };
+                let x = run().read(client).expect("read");
+                let m = if tri { &lhost } else { &a };
+                let r = rhs_residual(m, &x.x, &bvec, n, k, tri);
+                let (d, w) = measure(client, samples, 0.05, || {
+                    let _ = run();
+                });
+                cells.push((d.unwrap_or(w) * 1e3, r));
+            }
+            let name = if tri {
+                "solve_triangular"
+            } else {
+                "cholesky_solve"
+            };
+            println!(
+                "{:<34} {:>10.4} {:>10.4} {:>9.1e} {:>9.1e}",
+                format!("{name} {n} {k}"),
+                cells[0].0,
+                cells[1].0,
+                cells[0].1,
+                cells[1].1
+            );
+        }
+    }
+    let shapes = [
+        (1usize, 1024usize),
+        (1, 4096),
+        (1, 8192),
+        (1, 16384),
+        (64, 1024),
+    ];
+    let variants: Vec<_> = [0usize, 128]
+        .into_iter()
+        .map(|k| {
+            let p = CholeskyParams {
+                big_min_k: Some(k),
+                ..CholeskyParams::default()
+            };
+            (format!("bigk{k}"), p)
+        })
+        .collect();
+    params_table(client, samples, &shapes, &variants);
+}

@@ -24,6 +24,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order)
+      [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution; potrf big_min_k)
       [--small-sweep]  (potrf on batches of small matrices: Crout against the tiled leaf)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
@@ -202,6 +203,10 @@ fn main() {
     }
     if args.flag("leaf-sweep") {
         chol::leaf_sweep(&client, samples);
+        return;
+    }
+    if args.flag("trsv-sweep") {
+        chol::trsv_sweep(&client, samples);
         return;
     }
     if args.flag("small-sweep") {

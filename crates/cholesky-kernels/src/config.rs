@@ -1,4 +1,5 @@
 //! Knobs of the Cholesky and triangular-solve ops, and the one hardware check.
+use crate::trsm::trsv::TrsvConfig;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
 use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::launch::Hardware;
@@ -28,6 +29,10 @@ pub struct CholeskyParams {
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
+    /// Updates with a K below this use `gemm` even when large (the right-looking steps'
+    /// SYRKs have K = leaf). Default 0: every large update uses `gemm_big` (H200: 128, which
+    /// moves the K = 64 SYRKs to SIMT, changes potrf 1024…16384 by under 1 %, BENCHMARKS.md).
+    pub big_min_k: Option<usize>,
     /// Kernel for a whole op on matrices of order ≤ `leaf`. Default [`BatchedLeaf::Crout`].
     pub batched_leaf: Option<BatchedLeaf>,
     /// Diagonal blocks of at most this order are factored right-looking — split off one leaf
@@ -39,11 +44,21 @@ pub struct CholeskyParams {
     /// Units per matrix of the Crout batched kernel (a divisor of its nb).
     /// Default: nb (one row per unit) on GPUs, 2 elsewhere.
     pub small_units: Option<usize>,
+    /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
+    /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
+    /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
+    /// 1.7× at 16; BENCHMARKS.md); where its tiles do not fit, the default stands down and
+    /// an explicit value is refused.
+    pub trsv_max_k: Option<usize>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
-    /// a multiple of `leaf`, factored by the recursion. Default: `leaf`.
+    /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
+    /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
     pub step: Option<usize>,
     /// Kernel for the diagonal blocks (the recursion's leaves, the solves' block inverses, and
-    /// a batch of small matrices with [`BatchedLeaf::Tiled`]). Default [`LeafKernel::Blocked`].
+    /// a batch of small matrices with [`BatchedLeaf::Tiled`]). Default [`LeafKernel::Blocked`]
+    /// (H200: a 64×64 factor + inverse in 33 µs against 71 at 1.5 GHz; potrf 4096 4.4 ms
+    /// against 6.3), which stands down to the step kernel where its shared memory does not
+    /// fit (the CPU runtime at leaves above 48).
     pub leaf_kernel: Option<LeafKernel>,
 }
 
@@ -248,10 +263,12 @@ pub struct CholeskyLaunch {
     pub solve_gemm: GemmLaunch,
     pub gemm_big: GemmLaunch,
     pub big_from: usize,
+    pub big_min_k: usize,
     pub batched_leaf: BatchedLeaf,
     pub blocked_below: usize,
     pub leaf_kernel: LeafKernel,
     pub step: usize,
+    pub trsv: Option<TrsvConfig>,
     small_units: Option<usize>,
     hw: Hardware,
 }
@@ -306,10 +323,18 @@ impl CholeskyLaunch {
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
         let step = params.step.unwrap_or(nb);
+        // The default stands down where the tiles do not fit; an explicit value is refused.
+        let trsv = match params.trsv_max_k {
+            Some(0) => None,
+            Some(k) => Some(TrsvConfig::new(hw, nb, k)?),
+            None => TrsvConfig::new(hw, nb, 16),
+        };
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb)).then_some(Self {
             step,
+            trsv,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
+            big_min_k: params.big_min_k.unwrap_or(0),
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Crout),
             small_units: params.small_units,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
@@ -346,9 +371,9 @@ impl CholeskyLaunch {
         SmallConfig::new(&self.hw, nb, self.small_units.map(|u| u.min(nb)))
     }
 
-    /// The GEMM for an update whose result is rows × cols.
-    pub(crate) fn gemm_for(&self, rows: usize, cols: usize) -> &GemmLaunch {
-        if rows >= self.big_from && cols >= self.big_from {
+    /// The GEMM for an update whose result is rows × cols, with inner dimension k.
+    pub(crate) fn gemm_for(&self, rows: usize, cols: usize, k: usize) -> &GemmLaunch {
+        if rows >= self.big_from && cols >= self.big_from && k >= self.big_min_k {
             &self.gemm_big
         } else {
             &self.gemm

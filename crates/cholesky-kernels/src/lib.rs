@@ -7,15 +7,18 @@
 //!   is GEMM ([`linalg_common::gemm`], true f32; updates of at least `big_from` rows and
 //!   columns on tensor cores at f32 accuracy where the device has TF32 fragments,
 //!   [`linalg_common::gemm_tc`]). Diagonal blocks up to `leaf` are factored
-//!   (and inverted, for the TRSM leaves) by one register-tiled kernel; a batch of matrices of
+//!   (and inverted, for the TRSM leaves) by one kernel per block: blocked in 16×16 sub-blocks
+//!   that one plane factors and inverts with shuffles ([`LeafKernel::Blocked`], the default),
+//!   or one barrier per column ([`LeafKernel::Steps`]); a batch of matrices of
 //!   order ≤ `leaf` is one launch of a left-looking kernel with a small cube per matrix (or of the
-//!   register-tiled one, by parameter). Per-matrix `info` as
+//!   diagonal-block kernel, by parameter). Per-matrix `info` as
 //!   `torch.linalg.cholesky_ex`, with no host synchronisation.
 //! - [`PotrfGraph`]: the same factorization recorded once as a device graph (CUDA, wgpu) and
 //!   replayed for new inputs of one shape, without the per-launch host cost.
 //! - [`solve_triangular()`]: torch.linalg.solve_triangular (left or right, upper or lower, unit
 //!   diagonal), recursive on GEMM; its leaves multiply by the inverses of the diagonal blocks
-//!   (all formed in one launch first).
+//!   (all formed in one launch first). With few right-hand sides (≤ `trsv_max_k`, 16) it is
+//!   block substitution instead, one launch per diagonal block ([`trsm::trsv`]).
 //! - [`cholesky_solve()`] and [`cholesky_inverse()`]: torch.cholesky_solve / cholesky_inverse.
 //!
 //! Storage: every matrix argument is a [`MatrixRef`] — `batch` matrices of one strided

@@ -10,7 +10,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
     if m == 0 || k == 0 {
         return;
     }
-    let gemm = ctx.launch.gemm_for(m, m);
+    let gemm = ctx.launch.gemm_for(m, m, k);
     if m <= ctx.launch.syrk_leaf {
         let op = GemmOp {
             accumulate: true,
@@ -32,7 +32,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
         negate: true,
         lower_only: false,
     };
-    ctx.launch.gemm_for(m - h, h).launch(
+    ctx.launch.gemm_for(m - h, h, k).launch(
         ctx.client,
         ctx.batch,
         a2,

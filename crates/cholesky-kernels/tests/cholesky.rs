@@ -386,12 +386,24 @@ pub fn triangular_solves(client: &Client) {
         syrk_leaf: Some(16),
         ..CholeskyParams::default()
     };
+    // Few right-hand sides go through block substitution (trsv_max_k, default 16): also
+    // the GEMM recursion for them, and substitution up to 24 (k = 20).
+    let no_trsv = CholeskyParams {
+        trsv_max_k: Some(0),
+        ..CholeskyParams::default()
+    };
+    let wide_trsv = CholeskyParams {
+        trsv_max_k: Some(24),
+        ..CholeskyParams::default()
+    };
     for (params, sizes) in [
         (&def, &[1usize, 17, 64, 65, 130][..]),
         (&small, &[9, 33][..]),
+        (&no_trsv, &[65, 130][..]),
+        (&wide_trsv, &[130, 200][..]),
     ] {
         for &n in sizes {
-            for &k in &[1usize, 7, 40] {
+            for &k in &[1usize, 7, 20, 40] {
                 for upper in [false, true] {
                     for left in [true, false] {
                         for unit in [false, true] {

@@ -7,9 +7,9 @@
 //! itself for lower) with a non-finite check, then factored in place recursively:
 //! POTRF(A11) → TRSM: L11·X = A21ᵀ (so A21 ← A21·L11⁻ᵀ, recursive on GEMM) → SYRK:
 //! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size:
-//! in halves above `blocked_below`, one leaf at a time below it (right-looking: each step is a
-//! leaf, one TRSM GEMM and one SYRK GEMM that fill the device, instead of chains of small
-//! ones).
+//! in halves above `blocked_below`, one `step` (default: one leaf) at a time below it
+//! (right-looking: each step is a leaf, one TRSM GEMM and one SYRK GEMM that fill the device,
+//! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`.
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
 mod graph;

@@ -8,6 +8,8 @@
 //! tile spans the block's nb rows, so a cube reads only the columns it writes). A right-side
 //! solve X·A = B is Aᵀ·Xᵀ = Bᵀ: the same core on transposed views (free: strides). Only T's
 //! triangle is read.
+pub mod trsv;
+
 use crate::config::LeafStage;
 use crate::potrf::launch_leaf;
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
@@ -286,6 +288,13 @@ pub(crate) fn trsm_rec(
         return;
     }
     let nb = ctx.launch.leaf.nb;
+    if let Some(cfg) = ctx.launch.trsv
+        && n > nb
+        && k <= cfg.max_k
+    {
+        trsv::trsv(ctx, cfg, t, lower, inv, g0, b);
+        return;
+    }
     if n <= nb {
         let op = GemmOp {
             accumulate: false,
@@ -310,7 +319,8 @@ pub(crate) fn trsm_rec(
         negate: true,
         lower_only: false,
     };
-    let gemm = ctx.launch.gemm_for(n2.max(n1), k);
+    let inner = if lower { n1 } else { n2 };
+    let gemm = ctx.launch.gemm_for(n2.max(n1), k, inner);
     if lower {
         trsm_rec(ctx, t11, lower, inv, g0, b1);
         let t21 = t.with_view(tv.block(n1, 0, n2, n1));

@@ -1,0 +1,229 @@
+//! Triangular solves with few right-hand sides: T·X = B (T n×n, B n×k, k ≤ `trsv_max_k`) by
+//! block substitution, one launch per nb-row diagonal block, where the GEMM recursion would
+//! chain about 2·n/nb latency-bound launches of one narrow GEMM each.
+//!
+//! Launch for block j (in solve order: ascending for lower T, descending for upper): every
+//! cube forms X_j = inv(T_jj)·B_j from the block inverses (B_j is read-only in this launch);
+//! the cube of block j stores X_j to the scratch `xs`, the cube of each block i still to
+//! solve (below j for lower T, above for upper) updates B_i −= T_ij·X_j. The caller copies
+//! `xs` into B at the end. Operand blocks are staged in shared memory (row r of a block at
+//! r·(nb + 1)), each unit owns rows unit + u·units and loops over the k columns.
+use crate::Ctx;
+use crate::trsm::BlockInverses;
+use cubecl::prelude::*;
+use linalg_common::copy::{CopyConfig, launch_copy};
+use linalg_common::gemm::{Operand, Strides, View, batch_grid};
+use linalg_common::launch::Hardware;
+
+/// Comptime shape of the block-substitution kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TrsvConfig {
+    pub nb: usize,
+    pub units: usize,
+    /// Most right-hand sides (the shared tiles of B_j and X_j hold nb × max_k).
+    pub max_k: usize,
+    pub unroll: bool,
+}
+
+impl TrsvConfig {
+    /// nb units on GPUs (a row each), else the few the runtime has.
+    pub fn new(hw: &Hardware, nb: usize, max_k: usize) -> Option<Self> {
+        let gpu = hw.max_units_per_cube >= 256;
+        let units = if gpu {
+            nb
+        } else {
+            hw.max_units_per_cube.clamp(1, 2)
+        };
+        let cfg = Self {
+            nb,
+            units,
+            max_k,
+            unroll: gpu,
+        };
+        let ok = max_k >= 1
+            && nb.is_multiple_of(units)
+            && units <= hw.max_units_per_cube
+            && 4 * (nb * (nb + 1) + 2 * nb * max_k) <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
+}
+
+/// T·X = B in place for B with at most `cfg.max_k` columns (see the module docs).
+pub(crate) fn trsv(
+    ctx: &Ctx,
+    cfg: TrsvConfig,
+    t: Operand,
+    lower: bool,
+    inv: &BlockInverses,
+    g0: usize,
+    b: Operand,
+) {
+    let (n, k) = (b.view.rows, b.view.cols);
+    debug_assert!(k <= cfg.max_k && t.view.rows == n);
+    let nb = cfg.nb;
+    let nblocks = n.div_ceil(nb);
+    let xs = ctx.buffer(ctx.batch * n * k);
+    let xv = View::contiguous(n, k);
+    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
+    let iv = inv.block(g0, nb).view;
+    for step in 0..nblocks {
+        let j = if lower { step } else { nblocks - 1 - step };
+        let cubes = nblocks - step;
+        // SAFETY: cube x works on block i = j ± x (< nblocks): it reads T's blocks (j, j) and
+        // (i, j), B's blocks j and i, and the inverse of block j (offset (g0 + j)·nb² of the
+        // inverses' view), all row/column indices masked to < n (the blocks' orders), so every
+        // access lies inside the views, which the caller keeps inside their buffers. B_j is
+        // only read in this launch; block i ≠ j of B is written by its own cube only, and xs's
+        // block j only by cube 0. Shared indices stay below nb·(nb + 1) and nb·max_k. The
+        // early exit and the role branch are uniform per cube, so every barrier is reached by
+        // all units.
+        unsafe {
+            trsv_step_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(cubes as u32, by as u32, bz as u32),
+                CubeDim::new_1d(cfg.units as u32),
+                BufferArg::from_raw_parts(t.handle.clone(), t.len),
+                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
+                BufferArg::from_raw_parts(b.handle.clone(), b.len),
+                BufferArg::from_raw_parts(xs.0.clone(), xs.1),
+                t.view.launch_arg(),
+                iv.launch_arg(),
+                b.view.launch_arg(),
+                xv.launch_arg(),
+                n,
+                k,
+                j,
+                ctx.batch,
+                cfg,
+                lower,
+            )
+        }
+    }
+    launch_copy(
+        ctx.client,
+        ctx.launch.hw(),
+        ctx.batch,
+        (&xs.0, xs.1, xv),
+        (b.handle, b.len, b.view),
+        // Not written: a plain copy checks nothing.
+        &xs.0,
+        CopyConfig::PLAIN,
+    );
+}
+
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn trsv_step_kernel<F: Float>(
+    t: &[F],
+    inv: &[F],
+    b: &mut [F],
+    xs: &mut [F],
+    st: Strides,
+    si: Strides,
+    sb: Strides,
+    sx: Strides,
+    n: usize,
+    k: usize,
+    j: usize,
+    batch: usize,
+    #[comptime] cfg: TrsvConfig,
+    #[comptime] lower: bool,
+) {
+    let nb = comptime!(cfg.nb);
+    let units = comptime!(cfg.units);
+    let mk = comptime!(cfg.max_k);
+    let ld = comptime!(cfg.nb + 1);
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    if bidx >= batch {
+        terminate!();
+    }
+    let off = CUBE_POS_X as usize;
+    let mut i = j + off;
+    if comptime!(!lower) {
+        i = j - off;
+    }
+    let (rj, ri) = (j * nb, i * nb);
+    let ntj = min(nb, n - rj);
+    let nti = min(nb, n - ri);
+    let unit = UNIT_POS as usize;
+    let tb = st.offset + bidx * st.bs;
+    let bb = sb.offset + bidx * sb.bs;
+
+    // One nb × nb tile: inv(T_jj), then T_ij (prefetched into registers meanwhile).
+    let mut sh_m = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
+    let mut sh_b = Shared::<[F]>::new_slice(comptime!(nb * mk));
+    let mut sh_x = Shared::<[F]>::new_slice(comptime!(nb * mk));
+    let mut pt = Array::<F>::new(comptime!(nb * nb / units));
+    let ib = si.offset + bidx * si.bs + j * nb * nb;
+    #[unroll(cfg.unroll)]
+    for q in 0..comptime!(nb * nb / units) {
+        let idx = unit + q * units;
+        let r = idx / nb;
+        let c = idx % nb;
+        let mut v = F::new(0.0);
+        let mut w = F::new(0.0);
+        if r < ntj && c < ntj {
+            v = inv[ib + r * si.rs + c * si.cs];
+        }
+        if off > 0 && r < nti && c < ntj {
+            w = t[tb + (ri + r) * st.rs + (rj + c) * st.cs];
+        }
+        sh_m[r * ld + c] = v;
+        pt[q] = w;
+    }
+    for q in 0..comptime!(nb / units) {
+        let r = unit + q * units;
+        for c in 0..k {
+            let mut v = F::new(0.0);
+            if r < ntj {
+                v = b[bb + (rj + r) * sb.rs + c * sb.cs];
+            }
+            sh_b[r * mk + c] = v;
+        }
+    }
+    sync_cube();
+    // X_j = inv(T_jj)·B_j (zeros past ntj).
+    for q in 0..comptime!(nb / units) {
+        let r = unit + q * units;
+        for c in 0..k {
+            let mut s = F::new(0.0);
+            #[unroll(cfg.unroll)]
+            for u in 0..nb {
+                s += sh_m[r * ld + u] * sh_b[u * mk + c];
+            }
+            sh_x[r * mk + c] = s;
+        }
+    }
+    sync_cube();
+    if off == 0 {
+        let xb = sx.offset + bidx * sx.bs;
+        for q in 0..comptime!(nb / units) {
+            let r = unit + q * units;
+            if r < ntj {
+                for c in 0..k {
+                    xs[xb + (rj + r) * sx.rs + c * sx.cs] = sh_x[r * mk + c];
+                }
+            }
+        }
+    } else {
+        #[unroll(cfg.unroll)]
+        for q in 0..comptime!(nb * nb / units) {
+            let idx = unit + q * units;
+            sh_m[(idx / nb) * ld + idx % nb] = pt[q];
+        }
+        sync_cube();
+        for q in 0..comptime!(nb / units) {
+            let r = unit + q * units;
+            if r < nti {
+                for c in 0..k {
+                    let mut s = F::new(0.0);
+                    #[unroll(cfg.unroll)]
+                    for u in 0..nb {
+                        s += sh_m[r * ld + u] * sh_x[u * mk + c];
+                    }
+                    b[bb + (ri + r) * sb.rs + c * sb.cs] -= s;
+                }
+            }
+        }
+    }
+}
