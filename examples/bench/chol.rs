@@ -699,25 +699,28 @@ pub fn leaf_sweep(client: &Client, samples: usize) {
         (64, 1024),
         (256, 256),
     ];
-    let variant = |kernel, leaf: usize| {
-        let label = match kernel {
-            LeafKernel::Steps => format!("steps{leaf}"),
-            LeafKernel::Blocked => format!("blk{leaf}"),
+    let variant_sub = |kernel, leaf: usize, sub: Option<usize>| {
+        let label = match (kernel, sub) {
+            (LeafKernel::Steps, _) => format!("steps{leaf}"),
+            (LeafKernel::Blocked, None) => format!("blk{leaf}"),
+            (LeafKernel::Blocked, Some(s)) => format!("blk{leaf}/{s}"),
         };
         let p = CholeskyParams {
             leaf: Some(leaf),
             leaf_kernel: Some(kernel),
+            leaf_sub: sub,
             ..CholeskyParams::default()
         };
         (label, p)
     };
+    let variant = |kernel, leaf| variant_sub(kernel, leaf, None);
     let variants = [
         variant(LeafKernel::Steps, 64),
-        variant(LeafKernel::Blocked, 32),
         variant(LeafKernel::Blocked, 48),
         variant(LeafKernel::Blocked, 64),
-        variant(LeafKernel::Blocked, 96),
-        variant(LeafKernel::Blocked, 128),
+        variant_sub(LeafKernel::Blocked, 64, Some(8)),
+        variant_sub(LeafKernel::Blocked, 64, Some(32)),
+        variant_sub(LeafKernel::Blocked, 128, Some(32)),
     ];
     params_table(client, samples, &shapes, &variants);
     // The kernel alone: a batch of small matrices as one launch of the diagonal-block kernel.

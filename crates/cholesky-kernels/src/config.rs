@@ -50,6 +50,10 @@ pub struct CholeskyParams {
     /// 1.7× at 16; BENCHMARKS.md); where its tiles do not fit, the default stands down and
     /// an explicit value is refused.
     pub trsv_max_k: Option<usize>,
+    /// Sub-block order of the blocked diagonal-block kernel: 8, 16 or 32, a divisor of `leaf`
+    /// (else the launch is refused). Default 16 (8 when `leaf` is not a multiple of 16). Leaves
+    /// of a batch of smaller matrices that it does not divide use the step kernel.
+    pub leaf_sub: Option<usize>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
     /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
@@ -189,8 +193,8 @@ impl BlockedLeafConfig {
     /// min(sub, plane width) lanes; on runtimes without fixed-width plane operations (the CPU
     /// runtime) one unit runs the sub-block steps and the few units the runtime has share the
     /// rest.
-    pub fn new(hw: &Hardware, nb: usize) -> Option<Self> {
-        let sub = if nb.is_multiple_of(16) { 16 } else { 8 };
+    pub fn new(hw: &Hardware, nb: usize, sub: Option<usize>) -> Option<Self> {
+        let sub = sub.unwrap_or(if nb.is_multiple_of(16) { 16 } else { 8 });
         let gpu = hw.max_units_per_cube >= 256;
         let plane = if hw.plane_ops && hw.lanes.is_power_of_two() {
             hw.lanes
@@ -216,6 +220,7 @@ impl BlockedLeafConfig {
             unroll: gpu,
         };
         let ok = nb >= 8
+            && matches!(sub, 8 | 16 | 32)
             && nb.is_multiple_of(sub)
             && sub.is_multiple_of(gx)
             && cfg.units() >= plane
@@ -267,6 +272,7 @@ pub struct CholeskyLaunch {
     pub batched_leaf: BatchedLeaf,
     pub blocked_below: usize,
     pub leaf_kernel: LeafKernel,
+    pub leaf_sub: Option<usize>,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
     small_units: Option<usize>,
@@ -322,6 +328,11 @@ impl CholeskyLaunch {
                 .unwrap_or(gemm),
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
+        if let Some(sub) = params.leaf_sub
+            && (!matches!(sub, 8 | 16 | 32) || !nb.is_multiple_of(sub))
+        {
+            return None;
+        }
         let step = params.step.unwrap_or(nb);
         // The default stands down where the tiles do not fit; an explicit value is refused.
         let trsv = match params.trsv_max_k {
@@ -338,6 +349,7 @@ impl CholeskyLaunch {
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Crout),
             small_units: params.small_units,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
+            leaf_sub: params.leaf_sub,
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -360,7 +372,7 @@ impl CholeskyLaunch {
     /// can run it (else the step kernel runs).
     pub fn blocked_for(&self, cfg: &LeafConfig) -> Option<BlockedLeafConfig> {
         match self.leaf_kernel {
-            LeafKernel::Blocked => BlockedLeafConfig::new(&self.hw, cfg.nb),
+            LeafKernel::Blocked => BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub),
             LeafKernel::Steps => None,
         }
     }

@@ -948,11 +948,20 @@ fn gemm_case(
 /// pivots inside and at the edges of sub-blocks, and the invert-only stage through
 /// solve_triangular (unit and non-unit diagonal).
 pub fn leaf_kernels(client: &Client) {
-    for kernel in [LeafKernel::Blocked, LeafKernel::Steps] {
+    for (kernel, sub) in [
+        (LeafKernel::Blocked, None),
+        (LeafKernel::Steps, None),
+        (LeafKernel::Blocked, Some(8)),
+        (LeafKernel::Blocked, Some(32)),
+    ] {
         for leaf in [8usize, 24, 48, 64, 128] {
+            if sub.is_some_and(|s| leaf % s != 0) {
+                continue;
+            }
             let p = CholeskyParams {
                 leaf: Some(leaf),
                 leaf_kernel: Some(kernel),
+                leaf_sub: sub,
                 batched_leaf: Some(BatchedLeaf::Tiled),
                 ..CholeskyParams::default()
             };
@@ -969,12 +978,12 @@ pub fn leaf_kernels(client: &Client) {
             let blocked = launch.blocked_for(&launch.leaf).is_some();
             assert_eq!(
                 blocked,
-                kernel == LeafKernel::Blocked && BlockedLeafConfig::new(&hw, leaf).is_some()
+                kernel == LeafKernel::Blocked && BlockedLeafConfig::new(&hw, leaf, sub).is_some()
             );
             assert!(
                 kernel == LeafKernel::Steps || leaf <= 48 || blocked || hw.max_shared_bytes < 65536
             );
-            let what = format!("{kernel:?} leaf {leaf} (blocked kernel: {blocked})");
+            let what = format!("{kernel:?} sub {sub:?} leaf {leaf} (blocked kernel: {blocked})");
             for n in [leaf - 1, leaf, leaf + 1, 2 * leaf + 5] {
                 for upper in [false, true] {
                     let (mut a, _) = spd_batch(n, &[1e6, 10.0], 300 + n as u64);
@@ -1033,6 +1042,19 @@ pub fn leaf_kernels(client: &Client) {
                 }
             }
         }
+    }
+    // A sub-block order that is not 8, 16 or 32 dividing the leaf is refused, not ignored.
+    let (a, _) = spd_batch(70, &[10.0], 5);
+    for sub in [12usize, 128] {
+        let bad = CholeskyParams {
+            leaf_sub: Some(sub),
+            ..CholeskyParams::default()
+        };
+        let r = potrf_host(client, &a, &[70, 70], false, &bad);
+        assert!(
+            matches!(r, Err(CholeskyError::Unsupported(_))),
+            "sub {sub}: {r:?}"
+        );
     }
 }
 

@@ -386,20 +386,27 @@ fn diag_sub<F: Float>(
                 p = F::new(1.0);
             }
             let s = F::inverse_sqrt(p);
+            let inv_p = s * s;
+            // a_ik −= (a_ij/p)·a_kj with column j unscaled: its shuffles do not wait for the
+            // pivot's square root.
+            let mut ci = Array::<F>::new(slots);
             #[unroll(cfg.unroll)]
             for q in 0..slots {
-                l[q * sub + j] *= s;
+                ci[q] = l[q * sub + j] * inv_p;
             }
             #[unroll(cfg.unroll)]
             for k in 0..sub {
                 if k > j {
-                    let lkj = held::<F>(&l, k, j, sub, lanes);
+                    let akj = held::<F>(&l, k, j, sub, lanes);
                     #[unroll(cfg.unroll)]
                     for q in 0..slots {
-                        let lij = l[q * sub + j];
-                        l[q * sub + k] -= lij * lkj;
+                        l[q * sub + k] -= ci[q] * akj;
                     }
                 }
+            }
+            #[unroll(cfg.unroll)]
+            for q in 0..slots {
+                l[q * sub + j] *= s;
             }
             inverse_step::<F>(&mut xr, &l, j, s, lane, cfg);
         }
