@@ -26,7 +26,7 @@ use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::copy::{CopyConfig, launch_copy};
-use linalg_common::gemm::{Operand, StridesLaunch, View, batch_grid};
+use linalg_common::gemm::{Operand, View, batch_grid};
 
 /// Device result of [`potrf`]: the factor `[batch, n, n]` contiguous, `info` (u32 per matrix:
 /// 0 = success, else the 1-based order of the first leading minor that is not positive
@@ -250,7 +250,30 @@ pub(crate) fn launch_leaf(
     debug_assert!(nt_total <= blocks * cfg.nb && nt_total > (blocks - 1) * cfg.nb);
     debug_assert!(src.view.extent(ctx.batch) <= src.len);
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
-    let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
+    // Both diagonal-block kernels take the same operands; only the kernel, its cube size and
+    // its comptime shape differ.
+    macro_rules! launch {
+        ($kernel:path, $units:expr, $cfg:expr) => {
+            $kernel(
+                ctx.client,
+                CubeCount::Static(blocks as u32, by as u32, bz as u32),
+                CubeDim::new_1d($units as u32),
+                BufferArg::from_raw_parts(src.handle.clone(), src.len),
+                BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
+                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
+                BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
+                BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
+                src.view.launch_arg(),
+                dst.view.launch_arg(),
+                inv.view.launch_arg(),
+                nt_total,
+                d0,
+                ctx.batch,
+                $cfg,
+                stage,
+            )
+        };
+    }
     if let Some(bcfg) = ctx.launch.blocked_for(&cfg) {
         // SAFETY: as for the step kernel below (the same operands, blocks and writes). Shared
         // indices: a and x below nb·(nb + 1) (i, k < nb), the panel below nb·(sub + 1), W below
@@ -258,23 +281,10 @@ pub(crate) fn launch_leaf(
         // multiple of the plane width), so its shuffles run on converged planes; `failed` and
         // the loop bounds are uniform per cube, so every barrier is reached by all units.
         unsafe {
-            blocked::blocked_leaf_kernel::launch_unchecked::<f32>(
-                ctx.client,
-                CubeCount::Static(blocks as u32, by as u32, bz as u32),
-                CubeDim::new_1d(bcfg.units() as u32),
-                BufferArg::from_raw_parts(src.handle.clone(), src.len),
-                BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
-                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
-                BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
-                BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-                s(src.view),
-                s(dst.view),
-                s(inv.view),
-                nt_total,
-                d0,
-                ctx.batch,
-                bcfg,
-                stage,
+            launch!(
+                blocked::blocked_leaf_kernel::launch_unchecked::<f32>,
+                bcfg.units(),
+                bcfg
             )
         }
         return;
@@ -286,26 +296,7 @@ pub(crate) fn launch_leaf(
     // block) are touched only by that cube, which reads everything it needs into registers
     // or shared memory before writing. Barriers: the early exits, the pivot test and `fail`
     // are uniform per cube.
-    unsafe {
-        leaf::leaf_kernel::launch_unchecked::<f32>(
-            ctx.client,
-            CubeCount::Static(blocks as u32, by as u32, bz as u32),
-            CubeDim::new_1d(cfg.units() as u32),
-            BufferArg::from_raw_parts(src.handle.clone(), src.len),
-            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
-            BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
-            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
-            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            s(src.view),
-            s(dst.view),
-            s(inv.view),
-            nt_total,
-            d0,
-            ctx.batch,
-            cfg,
-            stage,
-        )
-    }
+    unsafe { launch!(leaf::leaf_kernel::launch_unchecked::<f32>, cfg.units(), cfg) }
 }
 
 /// One launch of the batched small-matrix kernel: matrix b of `src` factored into `dst`.
@@ -321,7 +312,6 @@ fn launch_small(
     debug_assert!(n <= cfg.nb);
     debug_assert!(src.view.extent(ctx.batch) <= src.len && dst.view.extent(ctx.batch) <= dst.len);
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
-    let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
     // SAFETY: cube b reads only (i, k) with k ≤ i < n of matrix b of `src` and writes only
     // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
     // here), and `info[b]`, `flags[b]` (b < batch); no two cubes touch the same elements.
@@ -337,8 +327,8 @@ fn launch_small(
             BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
             BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
             BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            s(src.view),
-            s(dst.view),
+            src.view.launch_arg(),
+            dst.view.launch_arg(),
             n,
             ctx.batch,
             cfg,
