@@ -31,7 +31,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
       [--tc-sweep]     (3×TF32 tensor-core GEMM tilings: TFLOP/s, error, potrf with them, printed only)
       [--qr-crossover] (qr reduced on tall shapes, TSQR path against blocked geqrf, printed only)
-      [--qr-sweep]     (geqrf over panel width and panel-kernel row groups, printed only)
+      [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
 
 fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {

@@ -6,6 +6,7 @@ use super::chol::Bench;
 use cubecl::prelude::*;
 use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
 use linalg_common::rng::uniform_vec;
+use qr_kernels::tsqr::TsqrParams;
 use qr_kernels::{MatrixRef, QrMode, QrParams, geqrf, householder_product, qr};
 use qrchol::timing::measure;
 
@@ -243,49 +244,81 @@ pub fn qr_crossover(ctx: &Bench) {
     }
 }
 
-/// geqrf over panel widths and panel-kernel row groups on a few shapes (printed only).
+/// geqrf over panel widths and the TSQR-panel threshold (`tsqr_panel_rows`; "off": the
+/// one-cube panel only) on a few shapes, with the accuracy of 1×1024² (printed only).
 pub fn qr_sweep(ctx: &Bench) {
     let client = ctx.client;
     let shapes = [
-        (1usize, 4096usize),
+        (1usize, 1024usize),
+        (1, 4096),
         (1, 8192),
         (2, 4096),
         (8, 2048),
+        (60, 1024),
         (32, 512),
     ];
-    print!("{:<22}", "panel x rows");
+    print!("{:<22}", "panel x tsqr rows b/pl");
     for (b, n) in shapes {
-        print!(" {:>12}", format!("{b}x{n}²"));
+        print!(" {:>10}", format!("{b}x{n}²"));
     }
-    println!("   (geqrf ms)");
+    println!(
+        " {:>9} {:>9}   (geqrf ms; accuracy of 1x1024²)",
+        "orth", "resid"
+    );
     let inputs: Vec<_> = shapes
         .iter()
-        .map(|&(b, n)| client.create_from_slice(f32::as_bytes(&uniform_vec(3, b * n * n))))
+        .map(|&(b, n)| uniform_vec(3, b * n * n))
         .collect();
-    for panel in [16usize, 32] {
-        for rows in [16usize, 32] {
-            if panel.min(32) * rows > 1024 {
-                continue;
-            }
-            let p = QrParams {
-                panel: Some(panel),
-                panel_rows: Some(rows),
-                ..QrParams::default()
-            };
-            print!("{:<22}", format!("{panel} x {rows}"));
-            for (&(b, n), h) in shapes.iter().zip(&inputs) {
-                let am = MatrixRef::dense(h, b, n, n);
-                match geqrf(client, am, &p) {
-                    Ok(_) => {
-                        let (d, w) = measure(client, ctx.samples, 0.05, || {
-                            let _ = geqrf(client, am, &p).expect("geqrf");
-                        });
-                        print!(" {:>12.3}", d.unwrap_or(w) * 1e3);
-                    }
-                    Err(_) => print!(" {:>12}", "-"),
+    let handles: Vec<_> = inputs
+        .iter()
+        .map(|a| client.create_from_slice(f32::as_bytes(a)))
+        .collect();
+    // (panel, tsqr_panel_rows, TSQR rows per block and planes; 0: TSQR's default).
+    let configs = [
+        (32usize, usize::MAX, 0usize, 0usize),
+        (32, 1024, 0, 0),
+        (32, 1024, 256, 16),
+        (32, 1024, 256, 32),
+        (32, 1024, 512, 32),
+        (32, 2048, 256, 32),
+        (64, 1024, 0, 0),
+        (64, 1024, 256, 32),
+    ];
+    for (panel, rows, tb, tp) in configs {
+        let p = QrParams {
+            panel: Some(panel),
+            tsqr_panel_rows: Some(rows),
+            tsqr_panel_params: (tb > 0).then_some(TsqrParams {
+                rows_per_block: Some(tb),
+                planes_per_cube: Some(tp),
+            }),
+            ..QrParams::default()
+        };
+        let label = match (rows, tb) {
+            (usize::MAX, _) => "off".to_string(),
+            (r, 0) => r.to_string(),
+            (r, _) => format!("{r} {tb}/{tp}"),
+        };
+        print!("{:<22}", format!("{panel} x {label}"));
+        for (&(b, n), h) in shapes.iter().zip(&handles) {
+            let am = MatrixRef::dense(h, b, n, n);
+            match geqrf(client, am, &p) {
+                Ok(_) => {
+                    let (d, w) = measure(client, ctx.samples, 0.05, || {
+                        let _ = geqrf(client, am, &p).expect("geqrf");
+                    });
+                    print!(" {:>10.3}", d.unwrap_or(w) * 1e3);
                 }
+                Err(_) => print!(" {:>10}", "-"),
             }
-            println!();
         }
+        let n = shapes[0].1;
+        let am = MatrixRef::dense(&handles[0], 1, n, n);
+        let f = geqrf(client, am, &p)
+            .expect("geqrf")
+            .read(client)
+            .expect("read");
+        let (o, r) = geqrf_check(&inputs[0], &f.h, &f.tau, n);
+        println!(" {o:>9.2e} {r:>9.2e}");
     }
 }

@@ -7,8 +7,8 @@ use linalg_common::launch::Hardware;
 use linalg_common::matgen::{MatrixClass, generate};
 use linalg_common::reference::{matmul, norm1, orth_bound, q_from_reflectors, resid_bound};
 use qr_kernels::{
-    HostGeqrf, MatrixRef, QrError, QrMode, QrParams, Side, View, apply_q, geqrf, geqrf_host,
-    householder_product, qr_host,
+    HostGeqrf, MatrixRef, QrError, QrLaunch, QrMode, QrParams, Side, View, apply_q, geqrf,
+    geqrf_host, householder_product, qr_host,
 };
 
 fn to64(x: &[f32]) -> Vec<f64> {
@@ -596,6 +596,77 @@ pub fn errors_and_empty(client: &Client) {
     assert!(c.r.is_empty());
 }
 
+fn tsqr_panels(panel: usize) -> QrParams {
+    QrParams {
+        panel: Some(panel),
+        tsqr_panel_rows: Some(1),
+        ..QrParams::default()
+    }
+}
+
+/// Every panel through TSQR and Householder reconstruction: the gates on every shape and
+/// class, the reflectors of the one-cube panel (LAPACK's) on full-rank input, and the
+/// non-finite report.
+pub fn tsqr_panels_reconstruct(client: &Client) {
+    let hw = Hardware::of(client);
+    for panel in [8usize, 32] {
+        let params = tsqr_panels(panel);
+        let launch = QrLaunch::new(&hw, &params, 2, 300).expect("launch");
+        assert!(launch.recon.is_some(), "the reconstruction kernels fit");
+        for &(m, n) in &[
+            (1usize, 1usize),
+            (7, 1),
+            (9, 8),
+            (8, 9),
+            (33, 32),
+            (65, 63),
+            (40, 100),
+            (130, 97),
+            (300, 70),
+        ] {
+            let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m * 31 + n) as u64);
+            let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");
+            check_geqrf(client, &a, &out, &params, &format!("tsqr panels {panel}"));
+        }
+        let (m, n) = (96, 80);
+        let classes = [
+            MatrixClass::GradedColumns { kappa: 1e7 },
+            MatrixClass::Conditioned { kappa: 1e7 },
+            MatrixClass::RankDeficient { rank: 5 },
+            MatrixClass::Clustered,
+            MatrixClass::ZeroColumns { first: 0, every: 3 },
+            MatrixClass::RankDeficient { rank: 1 },
+        ];
+        let a = batch_of(&classes, m, n, 23);
+        let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
+        check_geqrf(client, &a, &out, &params, "tsqr panels, classes");
+    }
+    // Full rank: the same H and τ as the one-cube panel up to rounding (signs included).
+    let (batch, m, n) = (3, 200, 48);
+    let a = batch_of(&[MatrixClass::Dense; 3], m, n, 5);
+    let one_cube = QrParams {
+        panel: Some(16),
+        tsqr_panel_rows: Some(usize::MAX),
+        ..QrParams::default()
+    };
+    let x = geqrf_host(client, &a, &[batch, m, n], &one_cube).expect("one-cube panels");
+    let y = geqrf_host(client, &a, &[batch, m, n], &tsqr_panels(16)).expect("tsqr panels");
+    let hmax = x.h.iter().fold(0f32, |s, v| s.max(v.abs()));
+    for (i, (p, q)) in x.h.iter().zip(&y.h).enumerate() {
+        assert!((p - q).abs() <= 2e-4 * hmax, "H[{i}]: {p} vs {q}");
+    }
+    for (i, (p, q)) in x.tau.iter().zip(&y.tau).enumerate() {
+        assert!((p - q).abs() <= 2e-4, "τ[{i}]: {p} vs {q}");
+    }
+    // NaN in a later panel: reported, no hang.
+    let mut bad = a.clone();
+    bad[m * n + 150 * n + 40] = f32::NAN;
+    match geqrf_host(client, &bad, &[batch, m, n], &tsqr_panels(16)) {
+        Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![1]),
+        other => panic!("expected NonFinite, got {other:?}"),
+    }
+}
+
 /// Split-K GEMM (what the trailing update uses for single matrices on GPUs) against f64: a
 /// transposed A, B a block of a larger matrix, ragged K, set and subtract.
 pub fn gemm_split_k(client: &Client) {
@@ -692,6 +763,10 @@ macro_rules! testgen {
             #[test]
             fn gemm_split_k() {
                 super::gemm_split_k(&client());
+            }
+            #[test]
+            fn tsqr_panels_reconstruct() {
+                super::tsqr_panels_reconstruct(&client());
             }
             #[test]
             fn errors_and_empty() {

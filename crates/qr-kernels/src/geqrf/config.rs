@@ -1,4 +1,6 @@
 //! Knobs of the blocked QR ops and the one hardware check.
+use super::recon::ReconConfig;
+use crate::tsqr::TsqrParams;
 use linalg_common::gemm::{GemmConfig, GemmLaunch, batch_grid};
 use linalg_common::launch::Hardware;
 
@@ -6,7 +8,7 @@ use linalg_common::launch::Hardware;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QrParams {
     /// Panel width nb: columns factored by one panel launch, and the inner dimension of the
-    /// trailing-update GEMMs. 1 ≤ nb ≤ 64. Default per shape ([`QrLaunch::new`]).
+    /// trailing-update GEMMs. 1 ≤ nb ≤ 64. Default 32.
     pub panel: Option<usize>,
     /// Row groups of the panel kernel on GPUs (units = row groups × min(nb, 32)). Default per
     /// shape ([`QrLaunch::new`]).
@@ -25,6 +27,12 @@ pub struct QrParams {
     pub tsqr_max_cols: Option<usize>,
     /// … and m ≥ `tsqr_min_ratio`·n.
     pub tsqr_min_ratio: Option<usize>,
+    /// geqrf factors panels of at least this many rows by TSQR and Householder reconstruction
+    /// (many cubes per panel, [`super::recon`]) instead of the one-cube panel kernel
+    /// (`usize::MAX`: never). Default per shape ([`QrLaunch::new`]).
+    pub tsqr_panel_rows: Option<usize>,
+    /// TSQR knobs of those panels (default: TSQR's own per-shape defaults).
+    pub tsqr_panel_params: Option<TsqrParams>,
 }
 
 /// Comptime shape of the panel kernel.
@@ -70,20 +78,23 @@ pub struct QrLaunch {
     pub gemm_big: GemmLaunch,
     pub big_from: usize,
     pub stage: bool,
+    /// Panels of at least this many rows take the TSQR path (when `recon` is set).
+    pub tsqr_rows: usize,
+    /// The reconstruction kernels' shape; `None` where they do not fit the device.
+    pub recon: Option<ReconConfig>,
+    pub tsqr_params: TsqrParams,
     pub hw: Hardware,
 }
 
 impl QrLaunch {
     /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
     /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning): panels
-    /// of 32 columns, 16 for single matrices of 4096 rows and more; row groups about m/64
-    /// (4 to 32), at most 16 once the batch fills the multiprocessors and 8 beyond four cubes
-    /// per multiprocessor.
+    /// of 32 columns; panels of 1024 rows or more through TSQR while the batch is smaller
+    /// than the multiprocessor count (GPUs only); row groups about m/64 (4 to 32), at most 16
+    /// once the batch fills the multiprocessors and 8 beyond four cubes per multiprocessor.
     pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
         let sms = hw.num_sms.unwrap_or(1) as usize;
-        let nb = params
-            .panel
-            .unwrap_or(if m >= 4096 && batch < sms { 16 } else { 32 });
+        let nb = params.panel.unwrap_or(32);
         if nb == 0 || nb > 64 {
             return None;
         }
@@ -117,6 +128,19 @@ impl QrLaunch {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
             None => GemmLaunch::big(hw).unwrap_or(gemm),
         };
+        let recon = ReconConfig {
+            nb,
+            units: hw.max_units_per_cube.min(256),
+            rows: 32,
+            unroll: hw.max_units_per_cube >= 256,
+        };
+        let tsqr_rows = params
+            .tsqr_panel_rows
+            .unwrap_or(if hw.plane_ops && batch < sms {
+                1024
+            } else {
+                usize::MAX
+            });
         let launch = Self {
             nb,
             grid,
@@ -124,6 +148,9 @@ impl QrLaunch {
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             stage: params.stage.unwrap_or(true),
+            tsqr_rows,
+            recon: (recon.shared_bytes() <= hw.max_shared_bytes).then_some(recon),
+            tsqr_params: params.tsqr_panel_params.unwrap_or_default(),
             hw: *hw,
         };
         (launch.panel(0, true, true).shared_bytes() <= hw.max_shared_bytes).then_some(launch)

@@ -5,12 +5,15 @@
 //! Storage: H `[batch, m, n]` holds R on and above the diagonal and the Householder vectors
 //! below it (leading 1 implicit); τ `[batch, min(m, n)]`; A = Q·R with
 //! Q = H_1·H_2⋯H_k, H_j = I − τ_j·v_j·v_jᵀ. Reflectors follow `slarfg`: β = −sign(α)·‖x‖ and
-//! τ = 0 (H_j = I) when the part below the diagonal is exactly zero, so rank-deficient and
-//! zero columns give no NaN.
+//! τ = 0 (H_j = I) when the part below the diagonal is exactly zero (the one-cube panel; the
+//! TSQR panel gives τ = 2 there), so rank-deficient and zero columns give no NaN.
 //!
 //! Algorithm, per panel of nb columns (one launch for the whole batch each step): the panel
 //! kernel ([`panel`]) factors the p × nb panel in one cube per matrix (staged in shared memory
-//! when it fits) and forms the compact-WY factor T with V and U = V·Tᵀ; the trailing columns
+//! when it fits) and forms the compact-WY factor T with V and U = V·Tᵀ. Tall panels of few
+//! matrices (`QrParams::tsqr_panel_rows`) instead go through TSQR, many cubes per panel, and
+//! Householder reconstruction ([`recon`]; τ = 2 rather than 0 for a column already zero below
+//! the diagonal, the one difference from LAPACK's reflectors). The trailing columns
 //! are then updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]). householder_product applies
 //! the panels' block reflectors to the identity last to first; apply_q applies them to C in
 //! the order the side and transpose call for.
@@ -20,11 +23,13 @@
 mod config;
 mod panel;
 mod q;
+mod recon;
 mod update;
 
 pub use config::{PanelConfig, QrLaunch, QrParams};
 pub(crate) use q::form_q;
 pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
+pub use recon::ReconConfig;
 
 use crate::error::{QrError, device_error};
 use cubecl::client::Client;
@@ -203,7 +208,11 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
             offset: c0,
             ..tau_ref(tau, k)
         };
-        refl.panel(ctx, h.with_view(h.view.block(c0, c0, p, w)), t, true, true);
+        let panel = h.with_view(h.view.block(c0, c0, p, w));
+        match refl.tsqr_for(ctx, p, w) {
+            Some(tsqr) => refl.panel_tsqr(ctx, &tsqr, panel, t),
+            None => refl.panel(ctx, panel, t, true, true),
+        }
         let n2 = n - c0 - w;
         if n2 > 0 {
             refl.apply(ctx, w, h.with_view(h.view.block(c0, c0 + w, p, n2)));

@@ -4,8 +4,11 @@
 use super::Ctx;
 use super::config::PanelConfig;
 use super::panel::panel_kernel;
+use super::recon::{recon_rows_kernel, recon_top_kernel};
+use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, levels, tsqr_launch};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
+use linalg_common::copy::CopyConfig;
 use linalg_common::gemm::{GemmOp, Operand, StridesLaunch, View, batch_grid};
 
 /// Workspace for the block reflectors of matrices with up to `rows` rows, applied to up to
@@ -16,6 +19,9 @@ pub(crate) struct Reflectors {
     w: (Handle, usize),
     /// Split-K partial products of Vᵀ·C (single matrices only).
     partials: Option<(Handle, usize)>,
+    /// TSQR panels: a contiguous copy of the panel (`batch × rows × nb`), the factors U⁻¹ and
+    /// U⁻¹·Tᵀ (`batch × 2 × nb × nb`) and a flag buffer the copy does not use.
+    tsqr: Option<((Handle, usize), (Handle, usize), Handle)>,
     rows: usize,
     cols: usize,
 }
@@ -43,6 +49,13 @@ impl Reflectors {
             w: ctx.buffer(ctx.batch * nb * cols),
             partials: (ctx.batch == 1 && rows >= 2 * MIN_CHUNK)
                 .then(|| ctx.buffer(MAX_SPLITS * nb * cols)),
+            tsqr: ctx.launch.recon.is_some().then(|| {
+                (
+                    ctx.buffer(ctx.batch * rows * nb),
+                    ctx.buffer(ctx.batch * 2 * nb * nb),
+                    ctx.flags(),
+                )
+            }),
             rows,
             cols,
         }
@@ -81,6 +94,105 @@ impl Reflectors {
                 ctx.batch,
                 cfg,
             )
+        }
+    }
+
+    /// The TSQR launch for a p × w panel when [`Reflectors::panel_tsqr`] should take it: the
+    /// launch enables the path for panels of `tsqr_rows` rows or more, and TSQR must fit the
+    /// device for w columns.
+    pub(crate) fn tsqr_for(&self, ctx: &Ctx, p: usize, w: usize) -> Option<TsqrLaunch> {
+        let cfg = ctx.launch.recon?;
+        if self.tsqr.is_none() || p < ctx.launch.tsqr_rows || p < w || w > cfg.nb {
+            return None;
+        }
+        let t = TsqrLaunch::new(&ctx.launch.hw, w, &ctx.launch.tsqr_params)?;
+        levels(p, w, t.rows_per_block())
+            .iter()
+            .all(|l| fits_grid(&t, l.nblocks, ctx.batch))
+            .then_some(t)
+    }
+
+    /// Factor the p × w panel `h` by TSQR and Householder reconstruction ([`super::recon`]):
+    /// the outputs of [`Reflectors::panel`] with `factor` and `trans` (H, τ, V, U = V·Tᵀ).
+    /// `tsqr` comes from [`Reflectors::tsqr_for`] (without its workspace, the one-cube panel
+    /// runs instead).
+    pub(crate) fn panel_tsqr(&self, ctx: &Ctx, tsqr: &TsqrLaunch, h: Operand, tau: TauRef) {
+        let (p, w) = (h.view.rows, h.view.cols);
+        let (Some((work, mats, dummy)), Some(cfg)) = (&self.tsqr, ctx.launch.recon) else {
+            return self.panel(ctx, h, tau, true, true);
+        };
+        debug_assert!(p <= self.rows && w <= cfg.nb && p >= w);
+        let panel = Operand::new(&work.0, work.1, View::contiguous(p, w));
+        ctx.copy(h, panel, dummy, CopyConfig::PLAIN);
+        let lv = levels(p, w, tsqr.rows_per_block());
+        let f = tsqr_launch(
+            ctx.client,
+            tsqr,
+            &work.0,
+            ctx.batch,
+            p,
+            w,
+            &lv,
+            TsqrMode::Reduced,
+        );
+        let Some(q) = f.q else {
+            return self.panel(ctx, h, tau, true, true);
+        };
+        let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
+        let b = ctx.batch;
+        let hv = h.view;
+        let sh = || StridesLaunch::new(hv.offset, hv.row_stride, hv.col_stride, hv.batch_stride);
+        // SAFETY: matrix b's cube reads Q rows < p and R (w × w) of its own slices (TSQR's
+        // contiguous outputs, b·p·w and b·w·w elements), writes the panel's rows < p and
+        // columns < w of H (inside the buffer: checked by the public ops, debug-checked by
+        // the callers), τ entries offset + b·bs + j (j < w), rows < p ≤ rows of its V and U
+        // slices (stride nb, columns < w ≤ nb) and its 2·nb² slice of `mats`. Barriers are
+        // reached by every unit: the only early exit (batch) is uniform per cube and the loop
+        // bounds (w, the step counter) are uniform.
+        unsafe {
+            recon_top_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(1, by as u32, bz as u32),
+                CubeDim::new_1d(cfg.units as u32),
+                BufferArg::from_raw_parts(q.clone(), b * p * w),
+                BufferArg::from_raw_parts(f.r.clone(), b * w * w),
+                BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
+                BufferArg::from_raw_parts(mats.0.clone(), mats.1),
+                sh(),
+                tau.offset,
+                tau.batch_stride,
+                self.rows * ctx.launch.nb,
+                p,
+                w,
+                b,
+                cfg,
+            );
+        }
+        if p > w {
+            let cubes = (p - w).div_ceil(cfg.rows);
+            // SAFETY: as above; cube x writes rows w + x·rows … (< p) of matrix b only, and
+            // reads its own 2·nb² slice of `mats` written by the launch before.
+            unsafe {
+                recon_rows_kernel::launch_unchecked::<f32>(
+                    ctx.client,
+                    CubeCount::Static(cubes as u32, by as u32, bz as u32),
+                    CubeDim::new_1d(cfg.units as u32),
+                    BufferArg::from_raw_parts(q, b * p * w),
+                    BufferArg::from_raw_parts(mats.0.clone(), mats.1),
+                    BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                    BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                    BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
+                    sh(),
+                    self.rows * ctx.launch.nb,
+                    p,
+                    w,
+                    b,
+                    cfg,
+                );
+            }
         }
     }
 

@@ -22,6 +22,7 @@ mod q;
 mod tree;
 
 pub use config::{MAX_COLUMNS, TsqrLaunch, TsqrParams};
+pub(crate) use tree::fits as fits_grid;
 pub use tree::{Level, levels};
 
 use cubecl::client::Client;
