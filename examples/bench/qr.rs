@@ -6,6 +6,8 @@ use super::chol::Bench;
 use cubecl::prelude::*;
 use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
 use linalg_common::rng::uniform_vec;
+use linalg_common::gemm::GemmKernel;
+use linalg_common::gemm_tc::TC_DEFAULT;
 use qr_kernels::tsqr::TsqrParams;
 use qr_kernels::{MatrixRef, QrMode, QrParams, geqrf, householder_product, qr};
 use qrchol::timing::measure;
@@ -257,7 +259,7 @@ pub fn qr_sweep(ctx: &Bench) {
         (60, 1024),
         (32, 512),
     ];
-    print!("{:<22}", "panel x tsqr rows b/pl");
+    print!("{:<26}", "panel x tsqr rows b/pl tc");
     for (b, n) in shapes {
         print!(" {:>10}", format!("{b}x{n}²"));
     }
@@ -273,18 +275,19 @@ pub fn qr_sweep(ctx: &Bench) {
         .iter()
         .map(|a| client.create_from_slice(f32::as_bytes(a)))
         .collect();
-    // (panel, tsqr_panel_rows, TSQR rows per block and planes; 0: TSQR's default).
+    // (panel, tsqr_panel_rows, TSQR rows per block and planes (0: TSQR's default), big
+    // updates on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default)).
     let configs = [
-        (32usize, usize::MAX, 0usize, 0usize),
-        (32, 1024, 0, 0),
-        (32, 1024, 256, 16),
-        (32, 1024, 256, 32),
-        (32, 1024, 512, 32),
-        (32, 2048, 256, 32),
-        (64, 1024, 0, 0),
-        (64, 1024, 256, 32),
+        (32usize, usize::MAX, 0usize, 0usize, 0usize),
+        (32, 1024, 0, 0, 0),
+        (32, 1024, 256, 32, 0),
+        (32, 512, 256, 32, 0),
+        (32, 1024, 256, 32, 1024),
+        (32, 1024, 256, 32, 256),
+        (64, 1024, 256, 32, 0),
+        (64, 1024, 256, 32, 256),
     ];
-    for (panel, rows, tb, tp) in configs {
+    for (panel, rows, tb, tp, tc) in configs {
         let p = QrParams {
             panel: Some(panel),
             tsqr_panel_rows: Some(rows),
@@ -292,14 +295,19 @@ pub fn qr_sweep(ctx: &Bench) {
                 rows_per_block: Some(tb),
                 planes_per_cube: Some(tp),
             }),
+            gemm_big: (tc > 0).then_some(GemmKernel::Tf32x3(TC_DEFAULT)),
+            big_from: (tc > 0).then_some(tc),
             ..QrParams::default()
         };
-        let label = match (rows, tb) {
+        let mut label = match (rows, tb) {
             (usize::MAX, _) => "off".to_string(),
             (r, 0) => r.to_string(),
             (r, _) => format!("{r} {tb}/{tp}"),
         };
-        print!("{:<22}", format!("{panel} x {label}"));
+        if tc > 0 {
+            label += &format!(" tc{tc}");
+        }
+        print!("{:<26}", format!("{panel} x {label}"));
         for (&(b, n), h) in shapes.iter().zip(&handles) {
             let am = MatrixRef::dense(h, b, n, n);
             match geqrf(client, am, &p) {

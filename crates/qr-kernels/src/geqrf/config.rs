@@ -1,7 +1,7 @@
 //! Knobs of the blocked QR ops and the one hardware check.
 use super::recon::ReconConfig;
 use crate::tsqr::TsqrParams;
-use linalg_common::gemm::{GemmConfig, GemmLaunch, batch_grid};
+use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
 use linalg_common::launch::Hardware;
 
 /// Tuning knobs. `None` takes the recommended value ([`QrLaunch::new`]).
@@ -15,9 +15,10 @@ pub struct QrParams {
     pub panel_rows: Option<usize>,
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
-    /// GEMM tiling for updates whose result has at least `big_from` rows and columns; default
+    /// GEMM kernel for updates whose result has at least `big_from` rows and columns: SIMT
+    /// (true f32) or 3×TF32 on tensor cores (refused where the device has none); default
     /// [`GemmLaunch::big`] on GPUs.
-    pub gemm_big: Option<GemmConfig>,
+    pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
     /// Stage panels in shared memory when they fit (default true; false: always work in
@@ -125,12 +126,13 @@ impl QrLaunch {
             None => GemmLaunch::new(hw)?,
         };
         let gemm_big = match params.gemm_big {
-            Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
+            Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(hw, cfg)?,
+            Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(hw, cfg)?,
             None => GemmLaunch::big(hw).unwrap_or(gemm),
         };
         let recon = ReconConfig {
             nb,
-            units: hw.max_units_per_cube.min(256),
+            units: hw.max_units_per_cube.min(1024),
             rows: 32,
             unroll: hw.max_units_per_cube >= 256,
         };

@@ -14,12 +14,14 @@
 //! τ = 2 (a sign flip) where LAPACK stores τ = 0; both are exact factorizations.
 //!
 //! Kernels (one launch each, the batch in grid y and z):
-//! - [`recon_top_kernel`], one cube per matrix: the LU of the top block Q₁ − S in shared memory
-//!   (a unit per row, one barrier per column), U⁻¹ and V₁⁻¹ (a unit per column), T; it writes
-//!   the top w rows of H, τ, V and the update's U = V·Tᵀ, and per matrix the w × w factors
-//!   U⁻¹ and U⁻¹·Tᵀ (`mats`, `[batch, 2, nb, nb]`).
-//! - [`recon_rows_kernel`]: rows i ≥ w, `rows` per cube: V_i = Q_i·U⁻¹ (into H and V) and
-//!   U_i = Q_i·(U⁻¹·Tᵀ).
+//! - [`recon_top_kernel`], one cube per matrix, a unit per element of the w × w top block
+//!   (several where the cube is smaller): the right-looking LU of Q₁ − S in shared memory, then
+//!   U⁻¹ (back substitution) and Tᵀ = −V₁⁻¹·S·Uᵀ (forward substitution) together, each
+//!   element's right-hand side in a register; one barrier per column in each phase. It writes
+//!   the top w rows of H, τ, V and the update's U = V·Tᵀ (there V₁·Tᵀ = −S·Uᵀ), and per matrix
+//!   U⁻¹ and Tᵀ (`mats`, `[batch, 2, nb, nb]`).
+//! - [`recon_rows_kernel`]: rows i ≥ w, `rows` per cube: V_i = Q_i·U⁻¹ (into H and V, staged in
+//!   shared memory), then U_i = V_i·Tᵀ.
 //!
 //! V and U are row-major with row stride nb (the layout of the panel kernel's outputs).
 use cubecl::prelude::*;
@@ -39,20 +41,19 @@ pub struct ReconConfig {
 }
 
 impl ReconConfig {
-    /// Shared memory of the top kernel, in bytes (the row kernel needs half of it).
+    /// Shared memory of the larger of the two kernels, in bytes.
     pub fn shared_bytes(&self) -> usize {
-        4 * (4 * self.nb * self.nb + self.nb)
+        let nn = self.nb * self.nb;
+        4 * (3 * nn + 2 * self.nb).max(2 * nn + self.rows * self.nb)
     }
-}
-
-/// s = −sign(d) of row i's pivot d; the pivot becomes d − s. d is an entry of an orthonormal
-/// basis (|d| ≤ 1 in exact arithmetic), clamped so rounding cannot push τ past 2.
-#[cube]
-fn shift<F: Float>(a: &mut [F], sg: &mut [F], i: usize, #[comptime] nb: usize) {
-    let d = clamp(a[i * nb + i], F::new(-1.0), F::new(1.0));
-    let s = select(d >= F::new(0.0), F::new(-1.0), F::new(1.0));
-    a[i * nb + i] = d - s;
-    sg[i] = s;
+    /// Elements of the w × w block per unit of the top kernel.
+    pub fn top_per_unit(&self) -> usize {
+        (self.nb * self.nb).div_ceil(self.units)
+    }
+    /// Elements of the row block per unit of the row kernel.
+    pub fn rows_per_unit(&self) -> usize {
+        (self.rows * self.nb).div_ceil(self.units)
+    }
 }
 
 /// The top w × w block of each matrix. `q` `[batch, p, w]` and `r` `[batch, w, w]` are TSQR's
@@ -80,6 +81,7 @@ pub(crate) fn recon_top_kernel<F: Float>(
     let nb = comptime!(cfg.nb);
     let nn = comptime!(cfg.nb * cfg.nb);
     let units = comptime!(cfg.units);
+    let per = comptime!(cfg.top_per_unit());
     let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     // Uniform per cube: leave before any barrier.
     if bidx >= batch {
@@ -92,136 +94,147 @@ pub(crate) fn recon_top_kernel<F: Float>(
     let tbase = tau_off + bidx * tau_bs;
     let vbase = bidx * vu_bs;
     let mbase = bidx * 2 * nn;
-    // a: Q₁ − S, then V₁ (strictly lower) and U (upper); ui = U⁻¹; li = V₁⁻¹; t = T.
+    // a: Q₁ − S, then V₁ (strictly lower, scaled at the end) and U (strictly upper; its
+    // diagonal in pv); xu: rows of U⁻¹, xt: rows of Tᵀ, as the substitutions finish them.
     let mut a = Shared::<[F]>::new_slice(nn);
-    let mut ui = Shared::<[F]>::new_slice(nn);
-    let mut li = Shared::<[F]>::new_slice(nn);
-    let mut t = Shared::<[F]>::new_slice(nn);
+    let mut xu = Shared::<[F]>::new_slice(nn);
+    let mut xt = Shared::<[F]>::new_slice(nn);
     let mut sg = Shared::<[F]>::new_slice(nb);
+    let mut pv = Shared::<[F]>::new_slice(nb);
 
-    let mut idx = unit;
-    while idx < w * w {
-        a[(idx / w) * nb + idx % w] = q[qbase + idx];
-        idx += units;
+    #[unroll(cfg.unroll)]
+    for t in 0..per {
+        let e = unit + t * units;
+        let i = e / nb;
+        let c = e % nb;
+        if i < w && c < w {
+            a[e] = q[qbase + i * w + c];
+        }
     }
     sync_cube();
-    if unit == 0 {
-        shift::<F>(&mut a, &mut sg, 0, nb);
-    }
-    sync_cube();
-    // Elimination: the unit of row i reads row j (final since step j − 1) and writes row i
-    // only; the next pivot's owner shifts it before the barrier.
+    // Step j: a[i][c] −= a[i][j]·a[j][c]/u_jj for i, c > j. Column j and row j are only read,
+    // so one barrier per step; the shift of the pivot is recomputed from a[j][j] by every unit.
     let mut j = 0usize;
     while j < w {
-        let piv = a[j * nb + j];
-        let mut i = unit;
-        while i < w {
-            if i > j {
-                let l = a[i * nb + j] / piv;
-                a[i * nb + j] = l;
-                let mut k = j + 1;
-                while k < w {
-                    let ajk = a[j * nb + k];
-                    a[i * nb + k] -= l * ajk;
-                    k += 1;
-                }
-                if i == j + 1 {
-                    shift::<F>(&mut a, &mut sg, i, nb);
-                }
+        let piv = shifted::<F>(a[j * nb + j]);
+        #[unroll(cfg.unroll)]
+        for t in 0..per {
+            let e = unit + t * units;
+            let i = e / nb;
+        let c = e % nb;
+            if i > j && c > j && i < w && c < w {
+                let upd = a[i * nb + j] / piv * a[j * nb + c];
+                a[e] -= upd;
             }
-            i += units;
         }
         sync_cube();
         j += 1;
     }
-    // Column c of U⁻¹ (rows ≤ c, back substitution) and of V₁⁻¹ (rows ≥ c, unit diagonal).
-    let mut c = unit;
-    while c < w {
-        ui[c * nb + c] = F::new(1.0) / a[c * nb + c];
-        let mut ii = c;
-        while ii > 0 {
-            let i = ii - 1;
-            let mut sum = F::new(0.0);
-            let mut k = i + 1;
-            while k <= c {
-                sum += a[i * nb + k] * ui[k * nb + c];
-                k += 1;
+    #[unroll(cfg.unroll)]
+    for t in 0..per {
+        let e = unit + t * units;
+        let i = e / nb;
+        let c = e % nb;
+        if i < w && c < w {
+            let d = a[c * nb + c];
+            let piv = shifted::<F>(d);
+            if i == c {
+                sg[c] = clamp(d, F::new(-1.0), F::new(1.0)) - piv;
+                pv[c] = piv;
+            } else if i > c {
+                a[e] /= piv;
             }
-            ui[i * nb + c] = -sum / a[i * nb + i];
-            ii -= 1;
         }
-        li[c * nb + c] = F::new(1.0);
-        let mut i = c + 1;
-        while i < w {
-            let mut sum = F::new(0.0);
-            let mut k = c;
-            while k < i {
-                sum += a[i * nb + k] * li[k * nb + c];
-                k += 1;
-            }
-            li[i * nb + c] = -sum;
-            i += 1;
-        }
-        c += units;
     }
     sync_cube();
-    // T[i][j] = −Σ_{i ≤ k ≤ j} U[i][k]·s_k·V₁⁻¹[j][k] (i ≤ j).
-    idx = unit;
-    while idx < w * w {
-        let i = idx / w;
-        let jj = idx % w;
-        if i <= jj {
-            let mut sum = F::new(0.0);
-            let mut k = i;
-            while k <= jj {
-                sum += a[i * nb + k] * sg[k] * li[jj * nb + k];
-                k += 1;
+    // U·X = I backwards (row w − 1 − step of U⁻¹) and V₁·Y = −S·Uᵀ forwards (row `step` of
+    // Y = Tᵀ): the unit of (i, c) keeps both right-hand sides in registers.
+    let mut bu = Array::<F>::new(per);
+    let mut bt = Array::<F>::new(per);
+    #[unroll(cfg.unroll)]
+    for t in 0..per {
+        let e = unit + t * units;
+        let i = e / nb;
+        let c = e % nb;
+        bu[t] = F::new(0.0);
+        bt[t] = F::new(0.0);
+        if i < w && c < w {
+            bu[t] = select(i == c, F::new(1.0), F::new(0.0));
+            if i >= c {
+                let ui = select(i == c, pv[c], a[c * nb + i]);
+                bt[t] = -sg[i] * ui;
             }
-            t[i * nb + jj] = -sum;
         }
-        idx += units;
+    }
+    let mut step = 0usize;
+    while step < w {
+        let iu = w - 1 - step;
+        #[unroll(cfg.unroll)]
+        for t in 0..per {
+            let e = unit + t * units;
+            let i = e / nb;
+        let c = e % nb;
+            if c < w {
+                if i == iu {
+                    let x = bu[t] / pv[iu];
+                    bu[t] = x;
+                    xu[e] = x;
+                }
+                if i == step {
+                    xt[e] = bt[t];
+                }
+            }
+        }
+        sync_cube();
+        #[unroll(cfg.unroll)]
+        for t in 0..per {
+            let e = unit + t * units;
+            let i = e / nb;
+        let c = e % nb;
+            if c < w {
+                if i < iu {
+                    bu[t] -= a[i * nb + iu] * xu[iu * nb + c];
+                }
+                if i > step && i < w {
+                    bt[t] -= a[i * nb + step] * xt[step * nb + c];
+                }
+            }
+        }
+        step += 1;
     }
     sync_cube();
-    idx = unit;
-    while idx < w * w {
-        let i = idx / w;
-        let jj = idx % w;
-        let lower = i > jj;
-        let hv = select(lower, a[i * nb + jj], sg[i] * r[rbase + i * w + jj]);
-        h[hbase + i * sh.rs + jj * sh.cs] = hv;
-        v_out[vbase + i * nb + jj] = select(
-            lower,
-            a[i * nb + jj],
-            select(i == jj, F::new(1.0), F::new(0.0)),
-        );
-        // (V·Tᵀ)[i][jj] = Σ_{jj ≤ k ≤ i} V[i][k]·T[jj][k].
-        let mut u = F::new(0.0);
-        if i >= jj {
-            u = t[jj * nb + i];
-            let mut k = jj;
-            while k < i {
-                u += a[i * nb + k] * t[jj * nb + k];
-                k += 1;
+    #[unroll(cfg.unroll)]
+    for t in 0..per {
+        let e = unit + t * units;
+        let i = e / nb;
+        let c = e % nb;
+        if i < w && c < w {
+            let lower = i > c;
+            let hv = select(lower, a[e], sg[i] * r[rbase + i * w + c]);
+            h[hbase + i * sh.rs + c * sh.cs] = hv;
+            v_out[vbase + i * nb + c] = select(lower, a[e], select(i == c, F::new(1.0), F::new(0.0)));
+            // (V₁·Tᵀ)[i][c] = −s_i·U[c][i].
+            let uci = select(i == c, pv[c], a[c * nb + i]);
+            u_out[vbase + i * nb + c] = select(i >= c, -sg[i] * uci, F::new(0.0));
+            mats[mbase + e] = xu[e];
+            mats[mbase + nn + e] = xt[e];
+            if i == c {
+                tau[tbase + c] = xt[e];
             }
         }
-        u_out[vbase + i * nb + jj] = u;
-        // U⁻¹ and (U⁻¹·Tᵀ)[i][jj] = Σ_{k ≥ max(i, jj)} U⁻¹[i][k]·T[jj][k].
-        mats[mbase + i * nb + jj] = select(i <= jj, ui[i * nb + jj], F::new(0.0));
-        let mut m2 = F::new(0.0);
-        let mut k = select(i > jj, i, jj);
-        while k < w {
-            m2 += ui[i * nb + k] * t[jj * nb + k];
-            k += 1;
-        }
-        mats[mbase + nn + i * nb + jj] = m2;
-        if i == jj {
-            tau[tbase + jj] = t[jj * nb + jj];
-        }
-        idx += units;
     }
 }
 
-/// Rows w ≤ i < p: V_i = Q_i·U⁻¹ into H and V, U_i = Q_i·(U⁻¹·Tᵀ). Cube x takes rows
+/// The pivot u_jj = d − s_j of a diagonal entry d, s_j = −sign(d) (sign(0) = +1). d is an entry
+/// of an orthonormal basis (|d| ≤ 1 in exact arithmetic), clamped so rounding cannot push
+/// τ = |u_jj| past 2.
+#[cube]
+fn shifted<F: Float>(d: F) -> F {
+    let dc = clamp(d, F::new(-1.0), F::new(1.0));
+    dc + select(dc >= F::new(0.0), F::new(1.0), F::new(-1.0))
+}
+
+/// Rows w ≤ i < p: V_i = Q_i·U⁻¹ into H and V, then U_i = V_i·Tᵀ. Cube x takes rows
 /// w + x·rows …; layouts as in [`recon_top_kernel`].
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
@@ -241,6 +254,7 @@ pub(crate) fn recon_rows_kernel<F: Float>(
     let nb = comptime!(cfg.nb);
     let nn = comptime!(cfg.nb * cfg.nb);
     let units = comptime!(cfg.units);
+    let per = comptime!(cfg.rows_per_unit());
     let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     if bidx >= batch {
         terminate!();
@@ -251,37 +265,51 @@ pub(crate) fn recon_rows_kernel<F: Float>(
     let vbase = bidx * vu_bs;
     let mbase = bidx * 2 * nn;
     let mut mi = Shared::<[F]>::new_slice(nn);
-    let mut m2 = Shared::<[F]>::new_slice(nn);
+    let mut tt = Shared::<[F]>::new_slice(nn);
+    let mut vs = Shared::<[F]>::new_slice(comptime!(cfg.rows * cfg.nb));
     let mut idx = unit;
     while idx < nn {
         mi[idx] = mats[mbase + idx];
-        m2[idx] = mats[mbase + nn + idx];
+        tt[idx] = mats[mbase + nn + idx];
         idx += units;
     }
     sync_cube();
     let row0 = w + CUBE_POS_X as usize * comptime!(cfg.rows);
-    idx = unit;
-    while idx < comptime!(cfg.rows * cfg.nb) {
-        let i = row0 + idx / nb;
-        let j = idx % nb;
-        if i < p && j < w {
+    #[unroll(cfg.unroll)]
+    for t in 0..per {
+        let e = unit + t * units;
+        let i = row0 + e / nb;
+        let j = e % nb;
+        if e < comptime!(cfg.rows * cfg.nb) && i < p && j < w {
             let qrow = qbase + i * w;
             let mut v = F::new(0.0);
+            #[unroll(cfg.unroll)]
+            for k in 0..nb {
+                if k <= j {
+                    v += q[qrow + k] * mi[k * nb + j];
+                }
+            }
+            vs[e] = v;
+            h[hbase + i * sh.rs + j * sh.cs] = v;
+            v_out[vbase + i * nb + j] = v;
+        }
+    }
+    sync_cube();
+    #[unroll(cfg.unroll)]
+    for t in 0..per {
+        let e = unit + t * units;
+        let i = row0 + e / nb;
+        let j = e % nb;
+        if e < comptime!(cfg.rows * cfg.nb) && i < p && j < w {
+            let r0 = (e / nb) * nb;
             let mut u = F::new(0.0);
             #[unroll(cfg.unroll)]
             for k in 0..nb {
-                if k < w {
-                    let qk = q[qrow + k];
-                    if k <= j {
-                        v += qk * mi[k * nb + j];
-                    }
-                    u += qk * m2[k * nb + j];
+                if k >= j && k < w {
+                    u += vs[r0 + k] * tt[k * nb + j];
                 }
             }
-            h[hbase + i * sh.rs + j * sh.cs] = v;
-            v_out[vbase + i * nb + j] = v;
             u_out[vbase + i * nb + j] = u;
         }
-        idx += units;
     }
 }
