@@ -4,10 +4,10 @@
 use super::Record;
 use super::chol::Bench;
 use cubecl::prelude::*;
-use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
-use linalg_common::rng::uniform_vec;
 use linalg_common::gemm::GemmKernel;
 use linalg_common::gemm_tc::TC_DEFAULT;
+use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
+use linalg_common::rng::uniform_vec;
 use qr_kernels::tsqr::TsqrParams;
 use qr_kernels::{MatrixRef, QrMode, QrParams, geqrf, householder_product, qr};
 use qrchol::timing::measure;
@@ -279,13 +279,11 @@ pub fn qr_sweep(ctx: &Bench) {
     // updates on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default)).
     let configs = [
         (32usize, usize::MAX, 0usize, 0usize, 0usize),
-        (32, 1024, 0, 0, 0),
-        (32, 1024, 256, 32, 0),
-        (32, 512, 256, 32, 0),
-        (32, 1024, 256, 32, 1024),
-        (32, 1024, 256, 32, 256),
-        (64, 1024, 256, 32, 0),
-        (64, 1024, 256, 32, 256),
+        (32, 1024, 512, 16, 0),
+        (32, 512, 0, 0, 0),
+        (32, 256, 0, 0, 0),
+        (32, 512, 0, 0, 1024),
+        (64, 512, 0, 0, 0),
     ];
     for (panel, rows, tb, tp, tc) in configs {
         let p = QrParams {

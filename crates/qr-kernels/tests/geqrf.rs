@@ -288,7 +288,12 @@ pub fn strided_inputs(client: &Client) {
 }
 
 pub fn householder_product_and_apply_q(client: &Client) {
-    let params = small_panels();
+    // The one-cube panel, and (every panel) T from the GEMM Gram matrix.
+    hp_and_apply_q_with(client, small_panels());
+    hp_and_apply_q_with(client, tsqr_panels(8));
+}
+
+fn hp_and_apply_q_with(client: &Client, params: QrParams) {
     for &(m, n) in &[(50usize, 30usize), (30, 50), (33, 33)] {
         let batch = 2;
         let k = m.min(n);

@@ -29,10 +29,12 @@ pub struct QrParams {
     /// … and m ≥ `tsqr_min_ratio`·n.
     pub tsqr_min_ratio: Option<usize>,
     /// geqrf factors panels of at least this many rows by TSQR and Householder reconstruction
-    /// (many cubes per panel, [`super::recon`]) instead of the one-cube panel kernel
-    /// (`usize::MAX`: never). Default per shape ([`QrLaunch::new`]).
+    /// (many cubes per panel, [`super::recon`]) instead of the one-cube panel kernel, and
+    /// householder_product / apply_q form such panels' T from a GEMM Gram matrix
+    /// ([`super::gram`]) (`usize::MAX`: never). Default per shape ([`QrLaunch::new`]).
     pub tsqr_panel_rows: Option<usize>,
-    /// TSQR knobs of those panels (default: TSQR's own per-shape defaults).
+    /// TSQR knobs of those panels (default on GPUs: 256 rows per block, 32 planes; elsewhere
+    /// TSQR's own defaults).
     pub tsqr_panel_params: Option<TsqrParams>,
 }
 
@@ -90,8 +92,9 @@ pub struct QrLaunch {
 impl QrLaunch {
     /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
     /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning): panels
-    /// of 32 columns; panels of 1024 rows or more through TSQR while the batch is smaller
-    /// than the multiprocessor count (GPUs only); row groups about m/64 (4 to 32), at most 16
+    /// of 32 columns; panels of 512 rows or more through TSQR (blocks of 256 rows, 32
+    /// planes) while the batch is smaller than the multiprocessor count (GPUs only), and such
+    /// given panels on GEMMs in householder_product and apply_q; row groups about m/64 (4 to 32), at most 16
     /// once the batch fills the multiprocessors and 8 beyond four cubes per multiprocessor.
     pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
         let sms = hw.num_sms.unwrap_or(1) as usize;
@@ -139,7 +142,7 @@ impl QrLaunch {
         let tsqr_rows = params
             .tsqr_panel_rows
             .unwrap_or(if hw.plane_ops && batch < sms {
-                1024
+                512
             } else {
                 usize::MAX
             });
@@ -152,7 +155,14 @@ impl QrLaunch {
             stage: params.stage.unwrap_or(true),
             tsqr_rows,
             recon: (recon.shared_bytes() <= hw.max_shared_bytes).then_some(recon),
-            tsqr_params: params.tsqr_panel_params.unwrap_or_default(),
+            tsqr_params: params.tsqr_panel_params.unwrap_or(if hw.plane_ops {
+                TsqrParams {
+                    rows_per_block: Some(256),
+                    planes_per_cube: Some(32),
+                }
+            } else {
+                TsqrParams::default()
+            }),
             hw: *hw,
         };
         (launch.panel(0, true, true).shared_bytes() <= hw.max_shared_bytes).then_some(launch)

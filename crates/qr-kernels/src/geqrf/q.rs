@@ -162,13 +162,12 @@ pub(crate) fn apply_blocks(
             offset: tau.offset + c0,
             ..tau
         };
-        refl.panel(
-            ctx,
-            h.with_view(h.view.block(c0, c0, p, w)),
-            t,
-            false,
-            transpose,
-        );
+        let panel = h.with_view(h.view.block(c0, c0, p, w));
+        if refl.given_on_gemm(ctx, p) {
+            refl.panel_given(ctx, panel, t, transpose);
+        } else {
+            refl.panel(ctx, panel, t, false, transpose);
+        }
         // Q·X only changes rows ≥ c0; forming Q from I, columns < c0 stay e_j there.
         let x_rows = x.view.block(c0, 0, p, x.view.cols);
         refl.apply(ctx, w, x.with_view(x_rows));

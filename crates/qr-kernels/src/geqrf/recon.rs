@@ -121,7 +121,7 @@ pub(crate) fn recon_top_kernel<F: Float>(
         for t in 0..per {
             let e = unit + t * units;
             let i = e / nb;
-        let c = e % nb;
+            let c = e % nb;
             if i > j && c > j && i < w && c < w {
                 let upd = a[i * nb + j] / piv * a[j * nb + c];
                 a[e] -= upd;
@@ -173,7 +173,7 @@ pub(crate) fn recon_top_kernel<F: Float>(
         for t in 0..per {
             let e = unit + t * units;
             let i = e / nb;
-        let c = e % nb;
+            let c = e % nb;
             if c < w {
                 if i == iu {
                     let x = bu[t] / pv[iu];
@@ -190,7 +190,7 @@ pub(crate) fn recon_top_kernel<F: Float>(
         for t in 0..per {
             let e = unit + t * units;
             let i = e / nb;
-        let c = e % nb;
+            let c = e % nb;
             if c < w {
                 if i < iu {
                     bu[t] -= a[i * nb + iu] * xu[iu * nb + c];
@@ -212,7 +212,8 @@ pub(crate) fn recon_top_kernel<F: Float>(
             let lower = i > c;
             let hv = select(lower, a[e], sg[i] * r[rbase + i * w + c]);
             h[hbase + i * sh.rs + c * sh.cs] = hv;
-            v_out[vbase + i * nb + c] = select(lower, a[e], select(i == c, F::new(1.0), F::new(0.0)));
+            v_out[vbase + i * nb + c] =
+                select(lower, a[e], select(i == c, F::new(1.0), F::new(0.0)));
             // (V₁·Tᵀ)[i][c] = −s_i·U[c][i].
             let uci = select(i == c, pv[c], a[c * nb + i]);
             u_out[vbase + i * nb + c] = select(i >= c, -sg[i] * uci, F::new(0.0));

@@ -3,6 +3,7 @@
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
 use super::config::PanelConfig;
+use super::gram::{t_from_gram_kernel, unit_lower_kernel};
 use super::panel::panel_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel};
 use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, levels, tsqr_launch};
@@ -19,8 +20,9 @@ pub(crate) struct Reflectors {
     w: (Handle, usize),
     /// Split-K partial products of Vᵀ·C (single matrices only).
     partials: Option<(Handle, usize)>,
-    /// TSQR panels: a contiguous copy of the panel (`batch × rows × nb`), the factors U⁻¹ and
-    /// U⁻¹·Tᵀ (`batch × 2 × nb × nb`) and a flag buffer the copy does not use.
+    /// Tall panels (TSQR and given ones): a contiguous copy of the panel, or split-K partials
+    /// of G (`batch × rows × nb`); U⁻¹ and Tᵀ, or G and T (`batch × 2 × nb × nb`); a flag
+    /// buffer the copy does not use.
     tsqr: Option<((Handle, usize), (Handle, usize), Handle)>,
     rows: usize,
     cols: usize,
@@ -194,6 +196,104 @@ impl Reflectors {
                 );
             }
         }
+    }
+
+    /// Whether [`Reflectors::panel_given`] takes a given panel of p rows (the TSQR panel's
+    /// threshold: tall panels of few matrices).
+    pub(crate) fn given_on_gemm(&self, ctx: &Ctx, p: usize) -> bool {
+        self.tsqr.is_some() && p >= ctx.launch.tsqr_rows
+    }
+
+    /// V and U of the given p × w panel `h` (reflectors below the diagonal, τ read) on GEMMs
+    /// ([`super::gram`]): the outputs of [`Reflectors::panel`] without `factor`.
+    pub(crate) fn panel_given(&self, ctx: &Ctx, h: Operand, tau: TauRef, trans: bool) {
+        let (p, w) = (h.view.rows, h.view.cols);
+        let Some((work, mats, _)) = &self.tsqr else {
+            return self.panel(ctx, h, tau, false, trans);
+        };
+        let (nb, b, hw) = (ctx.launch.nb, ctx.batch, &ctx.launch.hw);
+        debug_assert!(p <= self.rows && w <= nb && w >= 1);
+        let (_, by, bz) = batch_grid(b, hw.max_cube_count);
+        let vu_bs = self.rows * nb;
+        let units = hw.max_units_per_cube.min(256);
+        let hv = h.view;
+        // SAFETY: element e < p·w of matrix b reads the panel of H inside its buffer (checked
+        // by the public ops) and writes row e / w < p ≤ rows, column e % w < w ≤ nb of its V
+        // slice.
+        unsafe {
+            unit_lower_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static((p * w).div_ceil(units) as u32, by as u32, bz as u32),
+                CubeDim::new_1d(units as u32),
+                BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                StridesLaunch::new(hv.offset, hv.row_stride, hv.col_stride, hv.batch_stride),
+                vu_bs,
+                p,
+                w,
+                b,
+                nb,
+            );
+        }
+        let rows = |len, bs| View {
+            offset: 0,
+            rows: len,
+            cols: w,
+            row_stride: nb,
+            col_stride: 1,
+            batch_stride: bs,
+        };
+        let v = Operand::new(&self.v.0, self.v.1, rows(p, vu_bs));
+        let gv = rows(w, 2 * nb * nb);
+        let g = Operand::new(&mats.0, mats.1, gv);
+        let t = Operand::new(
+            &mats.0,
+            mats.1,
+            View {
+                offset: nb * nb,
+                ..gv
+            },
+        );
+        let set = GemmOp {
+            accumulate: false,
+            negate: false,
+            lower_only: false,
+        };
+        let vt = v.with_view(v.view.t());
+        let gl = ctx.launch.gemm_for(w, w);
+        if b == 1 {
+            let splits = gl
+                .split_k(w, w, p, hw.num_sms, MIN_CHUNK)
+                .min(MAX_SPLITS)
+                .min(work.1 / (w * w));
+            gl.launch_split_k(ctx.client, vt, v, g, set, splits, (&work.0, work.1));
+        } else {
+            gl.launch(ctx.client, b, vt, v, g, set);
+        }
+        let tu = nb.min(hw.max_units_per_cube);
+        // SAFETY: matrix b's cube reads and writes its 2·nb² slice of `mats` and reads τ
+        // entries offset + b·bs + j, j < w (inside τ by construction). Barriers are reached
+        // by every unit: the early exit (batch) is uniform and the loop bounds are uniform.
+        unsafe {
+            t_from_gram_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(1, by as u32, bz as u32),
+                CubeDim::new_1d(tu as u32),
+                BufferArg::from_raw_parts(mats.0.clone(), mats.1),
+                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                tau.offset,
+                tau.batch_stride,
+                w,
+                b,
+                nb,
+                tu,
+                trans,
+            );
+        }
+        let u = Operand::new(&self.u.0, self.u.1, rows(p, vu_bs));
+        ctx.launch
+            .gemm_for(p, w)
+            .launch(ctx.client, b, v, t, u, set);
     }
 
     /// C −= U·(Vᵀ·C) for the p × w reflectors of the last [`Reflectors::panel`] call and C a
