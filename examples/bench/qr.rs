@@ -275,7 +275,7 @@ pub fn qr_sweep(ctx: &Bench) {
         .iter()
         .map(|a| client.create_from_slice(f32::as_bytes(a)))
         .collect();
-    // (panel, tsqr_panel_rows, TSQR rows per block and planes (0: TSQR's default), big
+    // (panel, tsqr_panel_rows, TSQR rows per block and planes (0: geqrf's default), big
     // updates on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default)).
     let configs = [
         (32usize, usize::MAX, 0usize, 0usize, 0usize),

@@ -8,7 +8,7 @@ use linalg_common::launch::Hardware;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QrParams {
     /// Panel width nb: columns factored by one panel launch, and the inner dimension of the
-    /// trailing-update GEMMs. 1 ≤ nb ≤ 64. Default 32.
+    /// trailing-update GEMMs. 1 ≤ nb ≤ 64. Default per shape ([`QrLaunch::new`]).
     pub panel: Option<usize>,
     /// Row groups of the panel kernel on GPUs (units = row groups × min(nb, 32)). Default per
     /// shape ([`QrLaunch::new`]).
@@ -92,13 +92,19 @@ pub struct QrLaunch {
 impl QrLaunch {
     /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
     /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning): panels
-    /// of 32 columns; panels of 512 rows or more through TSQR (blocks of 256 rows, 32
+    /// of 64 columns from 2048 rows (1024 for batches of 32 or more), else 32; panels of 512 rows or more through TSQR (blocks of 256 rows, 32
     /// planes) while the batch is smaller than the multiprocessor count (GPUs only), and such
     /// given panels on GEMMs in householder_product and apply_q; row groups about m/64 (4 to 32), at most 16
     /// once the batch fills the multiprocessors and 8 beyond four cubes per multiprocessor.
     pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
         let sms = hw.num_sms.unwrap_or(1) as usize;
-        let nb = params.panel.unwrap_or(32);
+        let nb = params
+            .panel
+            .unwrap_or(if m >= 2048 || (m >= 1024 && batch >= 32) {
+                64
+            } else {
+                32
+            });
         if nb == 0 || nb > 64 {
             return None;
         }
