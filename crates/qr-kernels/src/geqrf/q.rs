@@ -132,12 +132,14 @@ pub(crate) fn form_q(
         };
         ctx.copy(hk, hk, flags, only_check);
     }
-    apply_blocks(ctx, h, tau, k, qv, false);
+    apply_blocks(ctx, h, tau, k, qv, false, true);
     q
 }
 
 /// X ← op(Q)·X in place (X: m × nc view), Q = H_1⋯H_k from the first k columns of `h`;
 /// `transpose` applies Qᵀ (blocks first to last, U = V·Tᵀ), else Q (last to first, U = V·T).
+/// `from_identity` (Q, X = I on entry, k ≤ nc): each block updates only the columns from its
+/// first one on, since the columns before it are still e_i, zero in the rows it acts on.
 pub(crate) fn apply_blocks(
     ctx: &Ctx,
     h: Operand,
@@ -145,6 +147,7 @@ pub(crate) fn apply_blocks(
     k: usize,
     x: Operand,
     transpose: bool,
+    from_identity: bool,
 ) {
     let m = h.view.rows;
     let nb = ctx.launch.nb;
@@ -168,8 +171,12 @@ pub(crate) fn apply_blocks(
         } else {
             refl.panel(ctx, panel, t, false, transpose);
         }
-        // Q·X only changes rows ≥ c0; forming Q from I, columns < c0 stay e_j there.
-        let x_rows = x.view.block(c0, 0, p, x.view.cols);
+        // Q·X only changes rows ≥ c0; forming Q from I, columns < c0 stay e_j.
+        let x_rows = if from_identity && !transpose {
+            x.view.block(c0, c0, p, x.view.cols - c0)
+        } else {
+            x.view.block(c0, 0, p, x.view.cols)
+        };
         refl.apply(ctx, w, x.with_view(x_rows));
     }
 }
@@ -233,7 +240,7 @@ pub fn apply_q(
             Side::Right => (ov.with_view(ov.view.t()), !transpose),
         };
         if k > 0 {
-            apply_blocks(&ctx, h.operand(), t, k, x, tr);
+            apply_blocks(&ctx, h.operand(), t, k, x, tr, false);
         }
     }
     Ok(MatrixOutput {
