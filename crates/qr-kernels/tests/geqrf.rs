@@ -190,16 +190,20 @@ pub fn tall_and_global_panels(client: &Client) {
     }
 }
 
+/// One matrix of each hard class: graded and conditioned to κ = 1e7, rank-deficient,
+/// clustered singular values, zero columns, rank 1.
+const HARD_CLASSES: [MatrixClass; 6] = [
+    MatrixClass::GradedColumns { kappa: 1e7 },
+    MatrixClass::Conditioned { kappa: 1e7 },
+    MatrixClass::RankDeficient { rank: 5 },
+    MatrixClass::Clustered,
+    MatrixClass::ZeroColumns { first: 0, every: 3 },
+    MatrixClass::RankDeficient { rank: 1 },
+];
+
 pub fn conditioning_and_rank(client: &Client) {
     let (m, n) = (96, 80);
-    let classes = [
-        MatrixClass::GradedColumns { kappa: 1e7 },
-        MatrixClass::Conditioned { kappa: 1e7 },
-        MatrixClass::RankDeficient { rank: 5 },
-        MatrixClass::Clustered,
-        MatrixClass::ZeroColumns { first: 0, every: 3 },
-        MatrixClass::RankDeficient { rank: 1 },
-    ];
+    let classes = HARD_CLASSES;
     let a = batch_of(&classes, m, n, 11);
     for params in [QrParams::default(), small_panels()] {
         let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
@@ -634,14 +638,7 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
             check_geqrf(client, &a, &out, &params, &format!("tsqr panels {panel}"));
         }
         let (m, n) = (96, 80);
-        let classes = [
-            MatrixClass::GradedColumns { kappa: 1e7 },
-            MatrixClass::Conditioned { kappa: 1e7 },
-            MatrixClass::RankDeficient { rank: 5 },
-            MatrixClass::Clustered,
-            MatrixClass::ZeroColumns { first: 0, every: 3 },
-            MatrixClass::RankDeficient { rank: 1 },
-        ];
+        let classes = HARD_CLASSES;
         let a = batch_of(&classes, m, n, 23);
         let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
         check_geqrf(client, &a, &out, &params, "tsqr panels, classes");
