@@ -51,7 +51,7 @@ impl Reflectors {
             w: ctx.buffer(ctx.batch * nb * cols),
             partials: (ctx.batch == 1 && rows >= 2 * MIN_CHUNK)
                 .then(|| ctx.buffer(MAX_SPLITS * nb * cols)),
-            tsqr: ctx.launch.recon.is_some().then(|| {
+            tsqr: (ctx.launch.recon.is_some() && rows >= ctx.launch.tsqr_rows).then(|| {
                 (
                     ctx.buffer(ctx.batch * rows * nb),
                     ctx.buffer(ctx.batch * 2 * nb * nb),
