@@ -36,7 +36,7 @@ pub struct ReconConfig {
     pub units: usize,
     /// Rows per cube of the row kernel.
     pub rows: usize,
-    /// Unroll the row kernel's inner products (GPU).
+    /// Unroll the per-unit element loops and the inner products (GPU).
     pub unroll: bool,
 }
 
