@@ -20,12 +20,21 @@ pub(crate) struct Reflectors {
     w: (Handle, usize),
     /// Split-K partial products of Vᵀ·C (single matrices only).
     partials: Option<(Handle, usize)>,
-    /// Tall panels (TSQR and given ones): a contiguous copy of the panel, or split-K partials
-    /// of G (`batch × rows × nb`); U⁻¹ and Tᵀ, or G and T (`batch × 2 × nb × nb`); a flag
-    /// buffer the copy does not use.
-    tsqr: Option<((Handle, usize), (Handle, usize), Handle)>,
+    /// Tall panels (TSQR and given ones); `None` where no panel takes that path.
+    tsqr: Option<TallWork>,
     rows: usize,
     cols: usize,
+}
+
+/// Workspace of the tall-panel paths.
+struct TallWork {
+    /// A contiguous copy of the panel (TSQR's input), or split-K partials of G
+    /// (`batch × rows × nb`).
+    work: (Handle, usize),
+    /// U⁻¹ and Tᵀ (reconstruction), or G and T (given panels): `batch × 2 × nb × nb`.
+    mats: (Handle, usize),
+    /// Flags the panel copy does not use.
+    dummy: Handle,
 }
 
 /// Most K chunks of the split Vᵀ·C product (bounds its workspace).
@@ -51,12 +60,10 @@ impl Reflectors {
             w: ctx.buffer(ctx.batch * nb * cols),
             partials: (ctx.batch == 1 && rows >= 2 * MIN_CHUNK)
                 .then(|| ctx.buffer(MAX_SPLITS * nb * cols)),
-            tsqr: (ctx.launch.recon.is_some() && rows >= ctx.launch.tsqr_rows).then(|| {
-                (
-                    ctx.buffer(ctx.batch * rows * nb),
-                    ctx.buffer(ctx.batch * 2 * nb * nb),
-                    ctx.flags(),
-                )
+            tsqr: (ctx.launch.recon.is_some() && rows >= ctx.launch.tsqr_rows).then(|| TallWork {
+                work: ctx.buffer(ctx.batch * rows * nb),
+                mats: ctx.buffer(ctx.batch * 2 * nb * nb),
+                dummy: ctx.flags(),
             }),
             rows,
             cols,
@@ -120,7 +127,8 @@ impl Reflectors {
     /// runs instead).
     pub(crate) fn panel_tsqr(&self, ctx: &Ctx, tsqr: &TsqrLaunch, h: Operand, tau: TauRef) {
         let (p, w) = (h.view.rows, h.view.cols);
-        let (Some((work, mats, dummy)), Some(cfg)) = (&self.tsqr, ctx.launch.recon) else {
+        let (Some(TallWork { work, mats, dummy }), Some(cfg)) = (&self.tsqr, ctx.launch.recon)
+        else {
             return self.panel(ctx, h, tau, true, true);
         };
         debug_assert!(p <= self.rows && w <= cfg.nb && p >= w);
@@ -208,7 +216,7 @@ impl Reflectors {
     /// ([`super::gram`]): the outputs of [`Reflectors::panel`] without `factor`.
     pub(crate) fn panel_given(&self, ctx: &Ctx, h: Operand, tau: TauRef, trans: bool) {
         let (p, w) = (h.view.rows, h.view.cols);
-        let Some((work, mats, _)) = &self.tsqr else {
+        let Some(TallWork { work, mats, .. }) = &self.tsqr else {
             return self.panel(ctx, h, tau, false, trans);
         };
         let (nb, b, hw) = (ctx.launch.nb, ctx.batch, &ctx.launch.hw);
