@@ -10,7 +10,7 @@ use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, levels, tsqr_launch};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::copy::CopyConfig;
-use linalg_common::gemm::{GemmOp, Operand, StridesLaunch, View, batch_grid};
+use linalg_common::gemm::{GemmOp, Operand, View, batch_grid};
 
 /// Workspace for the block reflectors of matrices with up to `rows` rows, applied to up to
 /// `cols` columns: V and U (`batch × rows × nb`) and W = Vᵀ·C (`batch × nb × cols`).
@@ -94,7 +94,7 @@ impl Reflectors {
                 BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
                 BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
                 BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
-                StridesLaunch::new(hv.offset, hv.row_stride, hv.col_stride, hv.batch_stride),
+                hv.launch_arg(),
                 tau.offset,
                 tau.batch_stride,
                 self.rows * ctx.launch.nb,
@@ -151,7 +151,6 @@ impl Reflectors {
         let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
         let b = ctx.batch;
         let hv = h.view;
-        let sh = || StridesLaunch::new(hv.offset, hv.row_stride, hv.col_stride, hv.batch_stride);
         // SAFETY: matrix b's cube reads Q rows < p and R (w × w) of its own slices (TSQR's
         // contiguous outputs, b·p·w and b·w·w elements), writes the panel's rows < p and
         // columns < w of H (inside the buffer: checked by the public ops, debug-checked by
@@ -171,7 +170,7 @@ impl Reflectors {
                 BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
                 BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
                 BufferArg::from_raw_parts(mats.0.clone(), mats.1),
-                sh(),
+                hv.launch_arg(),
                 tau.offset,
                 tau.batch_stride,
                 self.rows * ctx.launch.nb,
@@ -195,7 +194,7 @@ impl Reflectors {
                     BufferArg::from_raw_parts(h.handle.clone(), h.len),
                     BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
                     BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
-                    sh(),
+                    hv.launch_arg(),
                     self.rows * ctx.launch.nb,
                     p,
                     w,
@@ -235,7 +234,7 @@ impl Reflectors {
                 CubeDim::new_1d(units as u32),
                 BufferArg::from_raw_parts(h.handle.clone(), h.len),
                 BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
-                StridesLaunch::new(hv.offset, hv.row_stride, hv.col_stride, hv.batch_stride),
+                hv.launch_arg(),
                 vu_bs,
                 p,
                 w,
