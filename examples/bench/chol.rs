@@ -265,78 +265,216 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
     out
 }
 
-/// Time the GEMM (4096³, and C −= A·Aᵀ on a transposed view) and potrf 4096 over tilings.
+/// The SIMT GEMM over tilings, scalar and 4-vector shared tiles: TFLOP/s on 4096³ (A·B, A·Bᵀ,
+/// Aᵀ·B) and on the rank-64 and rank-32 updates C −= A·Bᵀ of 4096² (Cholesky's SYRK, QR's
+/// trailing update), then potrf and geqrf with that tiling for every GEMM of their own (ms;
+/// the first row is each op's defaults). Printed only.
 pub fn gemm_sweep(client: &Client, samples: usize) {
-    use linalg_common::gemm::GemmConfig;
+    use linalg_common::gemm::{GemmConfig, GemmKernel};
+    use qr_kernels::{QrParams, geqrf};
     let hw = linalg_common::launch::Hardware::of(client);
     let n = 4096;
     let a = uniform_vec(1, n * n);
     let ha = client.create_from_slice(f32::as_bytes(&a));
     let hc = client.empty(n * n * 4);
-    let spd = spd_dominant(2, 1, n);
-    let hs = client.create_from_slice(f32::as_bytes(&spd));
-    println!(
-        "{:<40} {:>12} {:>12} {:>12}",
-        "gemm config", "AB TFLOP/s", "ABt TFLOP/s", "potrf ms"
+    let spds: Vec<_> = [1024usize, 4096, 8192, 16384]
+        .iter()
+        .map(|&m| {
+            (
+                m,
+                client.create_from_slice(f32::as_bytes(&spd_dominant(2, 1, m))),
+            )
+        })
+        .collect();
+    let qrs: Vec<_> = [(1usize, 4096usize), (8, 2048), (32, 512)]
+        .iter()
+        .map(|&(b, m)| {
+            (
+                b,
+                m,
+                client.create_from_slice(f32::as_bytes(&uniform_vec(3, b * m * m))),
+            )
+        })
+        .collect();
+    print!(
+        "{:<28} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "gemm config", "AB", "ABt", "AtB", "k64", "k32"
     );
-    for &(ux, uy, tm, tn, tk) in &[
-        (16usize, 16usize, 4usize, 4usize, 16usize),
-        (16, 16, 4, 4, 8),
-        (16, 16, 8, 8, 8),
-        (16, 16, 8, 8, 16),
-        (16, 8, 8, 8, 8),
-        (8, 16, 8, 8, 8),
-        (32, 8, 4, 8, 8),
-        (16, 16, 8, 4, 16),
-    ] {
-        let cfg = GemmConfig {
-            units_x: ux,
-            units_y: uy,
-            tm,
-            tn,
-            tile_k: tk,
-            unroll: true,
+    for (m, _) in &spds {
+        print!(" {:>9}", format!("potrf{m}"));
+    }
+    for (b, m, _) in &qrs {
+        print!(" {:>9}", format!("qr{b}x{m}"));
+    }
+    println!("   (TFLOP/s; ms)");
+    let cfg = |ux, uy, tm, tn, tile_k, vector| GemmConfig {
+        units_x: ux,
+        units_y: uy,
+        tm,
+        tn,
+        tile_k,
+        unroll: true,
+        vector,
+    };
+    let mut rows: Vec<Option<GemmConfig>> = vec![None];
+    rows.extend(
+        [
+            cfg(16, 16, 4, 4, 16, false),
+            cfg(16, 16, 8, 8, 8, false),
+            cfg(16, 16, 4, 4, 16, true),
+            cfg(16, 16, 8, 8, 8, true),
+            cfg(16, 16, 8, 4, 16, true),
+            cfg(8, 16, 8, 8, 8, true),
+            cfg(16, 8, 4, 4, 16, true),
+            cfg(8, 8, 4, 4, 32, true),
+        ]
+        .map(Some),
+    );
+    let op = |accumulate, negate| GemmOp {
+        accumulate,
+        negate,
+        lower_only: false,
+    };
+    for row in rows {
+        let label = match row {
+            None => "defaults".to_string(),
+            Some(c) => format!(
+                "{}x{} u {}x{} k{}{}",
+                c.units_x,
+                c.units_y,
+                c.tm,
+                c.tn,
+                c.tile_k,
+                if c.vector { " vec" } else { "" }
+            ),
         };
-        let Some(g) = GemmLaunch::with_config(&hw, cfg) else {
-            println!("{cfg:?}: not supported");
+        print!("{label:<28}");
+        let g = match row {
+            None => GemmLaunch::big(&hw),
+            Some(c) => GemmLaunch::with_config(&hw, c),
+        };
+        let Some(g) = g else {
+            println!(" not supported");
             continue;
         };
         let v = View::contiguous(n, n);
-        let op = GemmOp {
-            accumulate: false,
-            negate: false,
-            lower_only: false,
-        };
-        let mut rates = Vec::new();
-        for bt in [false, true] {
-            let bv = if bt { v.t() } else { v };
+        for (at, bt, k, acc) in [
+            (false, false, n, false),
+            (false, true, n, false),
+            (true, false, n, false),
+            (false, true, 64, true),
+            (false, true, 32, true),
+        ] {
+            let av = if at { v.t() } else { v.block(0, 0, n, k) };
+            let bv = if bt { v.block(0, 0, n, k).t() } else { v };
             let (d, w) = measure(client, samples, 0.05, || {
                 g.launch(
                     client,
                     1,
-                    Operand::new(&ha, n * n, v),
+                    Operand::new(&ha, n * n, av),
                     Operand::new(&ha, n * n, bv),
                     Operand::new(&hc, n * n, v),
-                    op,
+                    op(acc, acc),
                 );
             });
-            rates.push(2.0 * (n as f64).powi(3) / d.unwrap_or(w) / 1e12);
+            print!(" {:>7.2}", 2.0 * (n * n * k) as f64 / d.unwrap_or(w) / 1e12);
         }
         let params = CholeskyParams {
-            gemm: Some(cfg),
+            gemm: row,
+            gemm_big: row.map(GemmKernel::Simt),
             ..CholeskyParams::default()
         };
-        let (d, w) = measure(client, samples.min(5), 0.05, || {
-            let m = MatrixRef::dense(&hs, 1, n, n);
-            let _ = potrf(client, m, false, &params).expect("potrf");
-        });
-        println!(
-            "{:<40} {:>12.2} {:>12.2} {:>12.3}",
-            format!("{ux}x{uy} units, {tm}x{tn} per unit, k {tk}"),
-            rates[0],
-            rates[1],
-            d.unwrap_or(w) * 1e3
-        );
+        for (m, h) in &spds {
+            let am = MatrixRef::dense(h, 1, *m, *m);
+            let ms = match potrf(client, am, false, &params) {
+                Ok(_) => {
+                    let (d, w) = measure(client, samples.min(5), 0.05, || {
+                        let _ = potrf(client, am, false, &params).expect("potrf");
+                    });
+                    format!("{:.3}", d.unwrap_or(w) * 1e3)
+                }
+                Err(_) => "-".into(),
+            };
+            print!(" {ms:>9}");
+        }
+        let qp = QrParams {
+            gemm: row,
+            gemm_big: row.map(GemmKernel::Simt),
+            ..QrParams::default()
+        };
+        for (b, m, h) in &qrs {
+            let am = qr_kernels::MatrixRef::dense(h, *b, *m, *m);
+            let ms = match geqrf(client, am, &qp) {
+                Ok(_) => {
+                    let (d, w) = measure(client, samples.min(5), 0.05, || {
+                        let _ = geqrf(client, am, &qp).expect("geqrf");
+                    });
+                    format!("{:.3}", d.unwrap_or(w) * 1e3)
+                }
+                Err(_) => "-".into(),
+            };
+            print!(" {ms:>9}");
+        }
+        println!();
+    }
+    combo_sweep(client, samples, &spds, &qrs);
+}
+
+/// potrf and geqrf with one tiling for the small GEMMs and another (or the 3×TF32 kernel)
+/// for the large updates (ms).
+fn combo_sweep(
+    client: &Client,
+    samples: usize,
+    spds: &[(usize, cubecl::server::Handle)],
+    qrs: &[(usize, usize, cubecl::server::Handle)],
+) {
+    use linalg_common::gemm::{GemmConfig, GemmKernel};
+    use linalg_common::gemm_tc::TC_DEFAULT;
+    use qr_kernels::{QrParams, geqrf};
+    let cfg = |ux, uy, tm, tn, tile_k| GemmConfig {
+        units_x: ux,
+        units_y: uy,
+        tm,
+        tn,
+        tile_k,
+        unroll: true,
+        vector: true,
+    };
+    let small = cfg(16, 16, 4, 4, 16);
+    let bigs = [
+        ("tc", GemmKernel::Tf32x3(TC_DEFAULT)),
+        ("vec 8x8 k8", GemmKernel::Simt(cfg(16, 16, 8, 8, 8))),
+        ("vec 8x4 k16", GemmKernel::Simt(cfg(16, 16, 8, 4, 16))),
+        ("vec 4x4 k16", GemmKernel::Simt(small)),
+    ];
+    println!("small gemm vec 4x4 k16, big gemm:");
+    for (label, big) in bigs {
+        print!("{label:<28}");
+        let params = CholeskyParams {
+            gemm: Some(small),
+            gemm_big: Some(big),
+            ..CholeskyParams::default()
+        };
+        for (m, h) in spds {
+            let am = MatrixRef::dense(h, 1, *m, *m);
+            let (d, w) = measure(client, samples.min(5), 0.05, || {
+                let _ = potrf(client, am, false, &params).expect("potrf");
+            });
+            print!(" {:>9.3}", d.unwrap_or(w) * 1e3);
+        }
+        let qp = QrParams {
+            gemm: Some(small),
+            gemm_big: Some(big),
+            ..QrParams::default()
+        };
+        for (b, m, h) in qrs {
+            let am = qr_kernels::MatrixRef::dense(h, *b, *m, *m);
+            let (d, w) = measure(client, samples.min(5), 0.05, || {
+                let _ = geqrf(client, am, &qp).expect("geqrf");
+            });
+            print!(" {:>9.3}", d.unwrap_or(w) * 1e3);
+        }
+        println!();
     }
 }
 
@@ -540,6 +678,7 @@ pub fn chol_sweep(client: &Client, samples: usize) {
         tn: 8,
         tile_k: 16,
         unroll: true,
+        vector: false,
     };
     print!("{:<34}", "leaf syrk gemm \\ ms");
     for (b, n) in shapes {

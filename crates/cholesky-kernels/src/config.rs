@@ -1,7 +1,6 @@
 //! Knobs of the Cholesky and triangular-solve ops, and the one hardware check.
 use crate::trsm::trsv::TrsvConfig;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
-use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::launch::Hardware;
 
 /// Tuning knobs. `None` takes the recommended value for the device ([`CholeskyLaunch::new`]).
@@ -19,19 +18,19 @@ pub struct CholeskyParams {
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
     /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
-    /// columns: true-f32 SIMT ([`GemmKernel::Simt`]) or error-compensated 3×TF32 on tensor
-    /// cores ([`GemmKernel::Tf32x3`]; where the device has no TF32 fragments, the launch is
-    /// refused). Default: 3×TF32 with [`TC_DEFAULT`] where the device has TF32 fragments
-    /// (H200: potrf 16384 in 77 ms against 86 with SIMT, 4096 in 6.3 against 6.5, the same
-    /// residuals; BENCHMARKS.md); else on GPUs SIMT with 128×128 tiles (16×16 units, 8×8
-    /// each, k 8: 29 TFLOP/s on the H200 for A·Bᵀ at 4096³ against 14.5 for the 64×64
-    /// default); elsewhere `gemm`.
+    /// columns and a K of at least `big_min_k`: true-f32 SIMT ([`GemmKernel::Simt`]) or
+    /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`]; where the device has
+    /// no TF32 fragments, the launch is refused). Default: [`GemmLaunch::big`] (SIMT, 128×128
+    /// tiles of 4-vectors: 40 TFLOP/s on the H200 at 4096³, where
+    /// [`linalg_common::gemm_tc::TC_DEFAULT`] reaches 33;
+    /// potrf 16384 in 58.5 ms against 63.9 with 3×TF32; BENCHMARKS.md); elsewhere `gemm`.
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
     /// Updates with a K below this use `gemm` even when large (the right-looking steps'
-    /// SYRKs have K = leaf). Default 0: every large update uses `gemm_big` (H200: 128, which
-    /// moves the K = 64 SYRKs to SIMT, changes potrf 1024…16384 by under 1 %, BENCHMARKS.md).
+    /// SYRKs have K = leaf). Default 128: the K = 64 SYRKs run the 64×64 tiles, which are
+    /// faster there (H200, 4096² × 64: 20.7 TFLOP/s against 16.5; potrf 4096 in 3.56 ms
+    /// against 4.01, BENCHMARKS.md).
     pub big_min_k: Option<usize>,
     /// Kernel for a whole op on matrices of order ≤ `leaf`. Default [`BatchedLeaf::Crout`].
     pub batched_leaf: Option<BatchedLeaf>,
@@ -305,6 +304,7 @@ impl CholeskyLaunch {
                     tn: 4,
                     tile_k: 16,
                     unroll: true,
+                    vector: false,
                 },
             )?
         } else {
@@ -317,15 +317,14 @@ impl CholeskyLaunch {
                     tn: 4,
                     tile_k: 8,
                     unroll: false,
+                    vector: false,
                 },
             )?
         };
         let gemm_big = match params.gemm_big {
             Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(hw, cfg)?,
             Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(hw, cfg)?,
-            None => GemmLaunch::tf32x3(hw, TC_DEFAULT)
-                .or_else(|| GemmLaunch::big(hw))
-                .unwrap_or(gemm),
+            None => GemmLaunch::big(hw).unwrap_or(gemm),
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
         if let Some(sub) = params.leaf_sub
@@ -345,7 +344,7 @@ impl CholeskyLaunch {
             trsv,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
-            big_min_k: params.big_min_k.unwrap_or(0),
+            big_min_k: params.big_min_k.unwrap_or(128),
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Crout),
             small_units: params.small_units,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),

@@ -146,6 +146,7 @@ pub fn large_matrix(client: &Client) {
         tn: 2,
         tile_k: 4,
         unroll: false,
+        vector: false,
     });
     let mut bigs = vec![None, Some(small_big)];
     if GemmLaunch::tf32x3(&Hardware::of(client), TC_DEFAULT).is_some() {
@@ -774,7 +775,7 @@ pub fn graph_replay(client: &Client) {
 /// f32 GEMM bound, which plain TF32 (2⁻¹¹ per product) fails from K ≈ 8 on.
 pub fn gemm_views(client: &Client) {
     let hw = Hardware::of(client);
-    let mut launches = vec![("simt", GemmLaunch::new(&hw).expect("gemm"))];
+    let mut launches = simt_launches(&hw);
     match GemmLaunch::tf32x3(&hw, TC_DEFAULT) {
         Some(g) => {
             launches.push(("tf32x3", g));
@@ -792,7 +793,7 @@ pub fn gemm_views(client: &Client) {
         (65, 17, 130),
         (100, 1, 3),
     ];
-    if launches.len() > 1 {
+    if hw.max_units_per_cube >= 256 {
         // Straddle the 128 × 128 × 16 tiles and run long K.
         sizes.extend([(129, 37, 200), (256, 16, 128), (140, 1000, 70)]);
     }
@@ -803,6 +804,48 @@ pub fn gemm_views(client: &Client) {
             }
         }
     }
+}
+
+/// The SIMT kernel with scalar and with 4-vector shared tiles: the device default, the other
+/// tile kind (128×128 where cubes are large, else 2 units of 4×4 with K windows of 4: ragged
+/// edges every few elements) and, where there is one, the large-update tiling.
+fn simt_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
+    let default = GemmLaunch::new(hw).expect("gemm");
+    let GemmKernel::Simt(d) = default.kernel else {
+        panic!("the default GEMM is the SIMT kernel")
+    };
+    let other = if hw.max_units_per_cube >= 256 {
+        GemmConfig {
+            units_x: 16,
+            units_y: 16,
+            tm: 8,
+            tn: 8,
+            tile_k: 8,
+            unroll: true,
+            vector: !d.vector,
+        }
+    } else {
+        GemmConfig {
+            units_x: 2,
+            units_y: 1,
+            tm: 4,
+            tn: 4,
+            tile_k: 4,
+            unroll: false,
+            vector: !d.vector,
+        }
+    };
+    let mut v = vec![
+        ("simt default", default),
+        (
+            "simt, other tiles",
+            GemmLaunch::with_config(hw, other).expect("every runtime runs this tiling"),
+        ),
+    ];
+    if let Some(g) = GemmLaunch::big(hw) {
+        v.push(("simt big", g));
+    }
+    v
 }
 
 /// The tensor-core kernel with its f32 sums in shared memory (and the other knob values
@@ -822,7 +865,7 @@ fn tc_shared(hw: &Hardware) -> GemmLaunch {
 /// accumulate the whole K with their truncating adds gave 3e-6, which this rejects).
 pub fn gemm_long_k(client: &Client) {
     let hw = Hardware::of(client);
-    let mut launches = vec![("simt", GemmLaunch::new(&hw).expect("gemm"))];
+    let mut launches = simt_launches(&hw);
     if let Some(g) = GemmLaunch::tf32x3(&hw, TC_DEFAULT) {
         launches.push(("tf32x3", g));
         launches.push(("tf32x3, sums in shared", tc_shared(&hw)));

@@ -16,6 +16,7 @@
 //! neighbouring units are neighbouring columns. K advances `tile_k` at a time through shared
 //! memory. Ragged edges load zeros and store nothing.
 use crate::gemm_tc::{PLANE, TcConfig, gemm_tc_kernel};
+use crate::gemm_vec::gemm_vec_kernel;
 use crate::launch::Hardware;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -117,6 +118,9 @@ pub struct GemmConfig {
     pub tn: usize,
     pub tile_k: usize,
     pub unroll: bool,
+    /// 4-vector shared tiles, each unit owning runs of 4 rows and columns
+    /// ([`crate::gemm_vec`]; tm and tn multiples of 4).
+    pub vector: bool,
 }
 
 impl GemmConfig {
@@ -130,7 +134,12 @@ impl GemmConfig {
         self.units_x * self.units_y
     }
     pub fn shared_bytes(&self) -> usize {
-        4 * self.tile_k * (self.tile_m() + self.tile_n())
+        if self.vector {
+            // Two windows, k-rows padded by one vector.
+            2 * 16 * self.tile_k * (self.tile_m() / 4 + self.tile_n() / 4 + 2)
+        } else {
+            4 * self.tile_k * (self.tile_m() + self.tile_n())
+        }
     }
 }
 
@@ -172,6 +181,7 @@ impl GemmLaunch {
                 tn: 4,
                 tile_k: 16,
                 unroll: true,
+                vector: true,
             }
         } else {
             // CPU runtime (a few units per cube): small tiles, loops not unrolled.
@@ -183,6 +193,7 @@ impl GemmLaunch {
                 tn: 8 / ux,
                 tile_k: 8,
                 unroll: false,
+                vector: false,
             }
         };
         Self::with_config(hw, cfg)
@@ -204,6 +215,7 @@ impl GemmLaunch {
                 tn: 8,
                 tile_k: 8,
                 unroll: true,
+                vector: true,
             },
         )
     }
@@ -215,6 +227,7 @@ impl GemmLaunch {
             && cfg.tm >= 1
             && cfg.tn >= 1
             && cfg.tile_k >= 1
+            && (!cfg.vector || (cfg.tm.is_multiple_of(4) && cfg.tn.is_multiple_of(4)))
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(Self {
             kernel: GemmKernel::Simt(cfg),
@@ -460,6 +473,31 @@ impl GemmLaunch {
                 return;
             }
         };
+        if cfg.vector {
+            // SAFETY: as for the scalar kernel below: global loads are guarded by x < m (or n)
+            // and k < K, stores by i < m, j < n (plus the lower-triangle mask); shared indices
+            // stay inside the two windows by construction. Each element of C is written by one
+            // unit, C overlaps neither A nor B, and every barrier is reached by all units (the
+            // only early exits are uniform per cube).
+            unsafe {
+                gemm_vec_kernel::launch_unchecked::<f32>(
+                    client,
+                    count,
+                    dim,
+                    BufferArg::from_raw_parts(a.handle.clone(), a.len),
+                    BufferArg::from_raw_parts(b.handle.clone(), b.len),
+                    BufferArg::from_raw_parts(c.handle.clone(), c.len),
+                    args,
+                    sa,
+                    sb,
+                    sc,
+                    cfg,
+                    op,
+                    layout,
+                )
+            }
+            return;
+        }
         // SAFETY: every load is guarded by i < m, j < n, kk < k and every store by i < m,
         // j < n, so accesses stay inside the views, which the caller keeps inside the buffers
         // (debug-checked above); cubes with a batch index ≥ batch leave before any access.

@@ -16,6 +16,7 @@ pub mod copy;
 pub mod device;
 pub mod gemm;
 pub mod gemm_tc;
+pub mod gemm_vec;
 pub mod launch;
 pub mod matgen;
 pub mod matrix;

@@ -16,8 +16,10 @@ pub struct QrParams {
     /// GEMM tiling; default [`GemmLaunch::new`]'s.
     pub gemm: Option<GemmConfig>,
     /// GEMM kernel for updates whose result has at least `big_from` rows and columns: SIMT
-    /// (true f32) or 3×TF32 on tensor cores (refused where the device has none); default
-    /// [`GemmLaunch::big`] on GPUs.
+    /// (true f32) or 3×TF32 on tensor cores (refused where the device has none). Default:
+    /// `gemm` (every update here has K = nb, where 64×64 tiles beat [`GemmLaunch::big`]'s
+    /// 128×128 and the tensor cores: H200, geqrf 1×4096² 27.1 ms against 27.5 and 28.5,
+    /// BENCHMARKS.md).
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
@@ -137,7 +139,7 @@ impl QrLaunch {
         let gemm_big = match params.gemm_big {
             Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(hw, cfg)?,
             Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(hw, cfg)?,
-            None => GemmLaunch::big(hw).unwrap_or(gemm),
+            None => gemm,
         };
         let recon = ReconConfig {
             nb,

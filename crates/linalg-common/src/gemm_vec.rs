@@ -1,0 +1,316 @@
+//! The true-f32 SIMT GEMM of [`crate::gemm`] with 4-vector shared-memory tiles
+//! (`GemmConfig::vector`): the same contract (C ← β·C ± A·B on strided views, batched, sign,
+//! lower-only), the same cube tiling and f32 multiply-adds in the same K order per element.
+//!
+//! What changes is the ownership of C: unit (ux, uy) owns rows `g·4·units_y + 4·uy + q` and
+//! columns `h·4·units_x + 4·ux + q` (g < tm/4, h < tn/4, q < 4), four consecutive rows and
+//! columns at a time. Shared memory holds A as `[k][row/4]` and B as `[k][col/4]` in vectors of
+//! 4 (each k-row padded by one vector, so the units that fill a window along K do not share
+//! banks), so one K step costs a unit tm/4 + tn/4 vector reads for tm·tn multiply-adds instead
+//! of tm + tn scalar ones. Two shared windows alternate: the next window is stored while the
+//! current one is read, one barrier per K window.
+use crate::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
+use cubecl::prelude::*;
+
+type V4<F> = Vector<F, Const<4>>;
+
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_vec_kernel<F: Float>(
+    a: &[F],
+    b: &[F],
+    c: &mut [F],
+    dims: MatArgs,
+    sa: Strides,
+    sb: Strides,
+    sc: Strides,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] op: GemmOp,
+    #[comptime] layout: Layout,
+) {
+    let tm = comptime!(cfg.tm);
+    let tn = comptime!(cfg.tn);
+    let ux_n = comptime!(cfg.units_x);
+    let uy_n = comptime!(cfg.units_y);
+    let bk = comptime!(cfg.tile_k);
+    let big_m = comptime!(cfg.tile_m());
+    let big_n = comptime!(cfg.tile_n());
+    let units = comptime!(cfg.units());
+    let lda = comptime!(cfg.tile_m() / 4 + 1);
+    let ldb = comptime!(cfg.tile_n() / 4 + 1);
+    let half_a = comptime!(cfg.tile_k * (cfg.tile_m() / 4 + 1));
+    let half_b = comptime!(cfg.tile_k * (cfg.tile_n() / 4 + 1));
+
+    let at = tile_at(&dims, big_m, big_n, op.lower_only);
+    let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
+    let unit = UNIT_POS as usize;
+    let ux = unit % ux_n;
+    let uy = unit / ux_n;
+    let a_base = sa.offset + bidx * sa.bs;
+    let b_base = sb.offset + bidx * sb.bs;
+    let c_base = sc.offset + bidx * sc.bs;
+
+    let mut sh_a = Shared::<[V4<F>]>::new_slice(comptime!(2 * half_a));
+    let mut sh_b = Shared::<[V4<F>]>::new_slice(comptime!(2 * half_b));
+    let mut acc = Array::<F>::new(comptime!(tm * tn));
+    let mut ra = Array::<F>::new(tm);
+    let mut rb = Array::<F>::new(tn);
+    #[unroll(cfg.unroll)]
+    for e in 0..comptime!(tm * tn) {
+        acc[e] = F::new(0.0);
+    }
+
+    let na = comptime!((cfg.tile_k * cfg.tile_m() / 4).div_ceil(cfg.units()));
+    let nbv = comptime!((cfg.tile_k * cfg.tile_n() / 4).div_ceil(cfg.units()));
+    let mut pa = Array::<V4<F>>::new(na);
+    let mut pb = Array::<V4<F>>::new(nbv);
+    // A: x = rows (stride rs), K along columns; B: x = columns (stride cs), K along rows.
+    load_vec_window(
+        a,
+        a_base,
+        sa.rs,
+        sa.cs,
+        row0,
+        0,
+        dims.m,
+        kdim,
+        &mut pa,
+        unit,
+        big_m,
+        bk,
+        units,
+        !layout.a_col_major,
+        cfg.unroll,
+    );
+    load_vec_window(
+        b,
+        b_base,
+        sb.cs,
+        sb.rs,
+        col0,
+        0,
+        dims.n,
+        kdim,
+        &mut pb,
+        unit,
+        big_n,
+        bk,
+        units,
+        layout.b_col_major,
+        cfg.unroll,
+    );
+    store_vec_window(
+        &pa,
+        &mut sh_a,
+        0,
+        unit,
+        big_m,
+        bk,
+        units,
+        !layout.a_col_major,
+        cfg.unroll,
+    );
+    store_vec_window(
+        &pb,
+        &mut sh_b,
+        0,
+        unit,
+        big_n,
+        bk,
+        units,
+        layout.b_col_major,
+        cfg.unroll,
+    );
+    sync_cube();
+
+    let mut k0 = 0usize;
+    let mut cur = 0usize;
+    while k0 < kdim {
+        let next = k0 + bk;
+        // Uniform per cube.
+        if next < kdim {
+            load_vec_window(
+                a,
+                a_base,
+                sa.rs,
+                sa.cs,
+                row0,
+                next,
+                dims.m,
+                kdim,
+                &mut pa,
+                unit,
+                big_m,
+                bk,
+                units,
+                !layout.a_col_major,
+                cfg.unroll,
+            );
+            load_vec_window(
+                b,
+                b_base,
+                sb.cs,
+                sb.rs,
+                col0,
+                next,
+                dims.n,
+                kdim,
+                &mut pb,
+                unit,
+                big_n,
+                bk,
+                units,
+                layout.b_col_major,
+                cfg.unroll,
+            );
+        }
+        let oa = cur * half_a;
+        let ob = cur * half_b;
+        #[unroll(cfg.unroll)]
+        for kk in 0..bk {
+            #[unroll(cfg.unroll)]
+            for g in 0..comptime!(tm / 4) {
+                let v = sh_a[oa + kk * lda + g * uy_n + uy];
+                #[unroll]
+                for q in 0..4usize {
+                    ra[g * 4 + q] = v.extract(q);
+                }
+            }
+            #[unroll(cfg.unroll)]
+            for h in 0..comptime!(tn / 4) {
+                let v = sh_b[ob + kk * ldb + h * ux_n + ux];
+                #[unroll]
+                for q in 0..4usize {
+                    rb[h * 4 + q] = v.extract(q);
+                }
+            }
+            #[unroll(cfg.unroll)]
+            for r in 0..tm {
+                #[unroll(cfg.unroll)]
+                for s in 0..tn {
+                    acc[r * tn + s] = fma(ra[r], rb[s], acc[r * tn + s]);
+                }
+            }
+        }
+        // The other window was last read before the previous barrier.
+        if next < kdim {
+            let other = (1 - cur) * half_a;
+            store_vec_window(
+                &pa,
+                &mut sh_a,
+                other,
+                unit,
+                big_m,
+                bk,
+                units,
+                !layout.a_col_major,
+                cfg.unroll,
+            );
+            let other = (1 - cur) * half_b;
+            store_vec_window(
+                &pb,
+                &mut sh_b,
+                other,
+                unit,
+                big_n,
+                bk,
+                units,
+                layout.b_col_major,
+                cfg.unroll,
+            );
+        }
+        sync_cube();
+        cur = 1 - cur;
+        k0 = next;
+    }
+
+    #[unroll(cfg.unroll)]
+    for r in 0..tm {
+        let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
+        #[unroll(cfg.unroll)]
+        for s in 0..tn {
+            let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
+            store_c(c, c_base, &sc, &dims, gi, gj, acc[r * tn + s], op);
+        }
+    }
+}
+
+/// Load this unit's share of an `x_len × k_len` window at (x0, k0) — element (x, k) at
+/// `base + x·xs + k·ks`, zeros past `xmax`, `kmax` — as vectors of 4 consecutive x. Slot
+/// `unit + t·units` is (vector along x, k) with k varying fastest (`k_fastest`, when K is the
+/// contiguous dimension) or x, to match the memory layout.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn load_vec_window<F: Float>(
+    src: &[F],
+    base: usize,
+    xs: usize,
+    ks: usize,
+    x0: usize,
+    k0: usize,
+    xmax: usize,
+    kmax: usize,
+    regs: &mut Array<V4<F>>,
+    unit: usize,
+    #[comptime] x_len: usize,
+    #[comptime] k_len: usize,
+    #[comptime] units: usize,
+    #[comptime] k_fastest: bool,
+    #[comptime] unroll: bool,
+) {
+    let xv = comptime!(x_len / 4);
+    #[unroll(unroll)]
+    for t in 0..comptime!((x_len / 4 * k_len).div_ceil(units)) {
+        let idx = unit + t * units;
+        let mut g = idx % xv;
+        let mut kk = idx / xv;
+        if comptime!(k_fastest) {
+            g = idx / k_len;
+            kk = idx % k_len;
+        }
+        let gk = k0 + kk;
+        let mut w = V4::<F>::broadcast(F::new(0.0));
+        if idx < comptime!(x_len / 4 * k_len) && gk < kmax {
+            #[unroll]
+            for q in 0..4usize {
+                let gx = x0 + 4 * g + q;
+                if gx < xmax {
+                    w.insert(q, src[base + gx * xs + gk * ks]);
+                }
+            }
+        }
+        regs[t] = w;
+    }
+}
+
+/// Store the vectors of [`load_vec_window`] to the shared window at `off`: `[k][x/4]`, k-rows
+/// `x_len/4 + 1` vectors apart.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn store_vec_window<F: Float>(
+    regs: &Array<V4<F>>,
+    sh: &mut Shared<[V4<F>]>,
+    off: usize,
+    unit: usize,
+    #[comptime] x_len: usize,
+    #[comptime] k_len: usize,
+    #[comptime] units: usize,
+    #[comptime] k_fastest: bool,
+    #[comptime] unroll: bool,
+) {
+    let xv = comptime!(x_len / 4);
+    let ld = comptime!(x_len / 4 + 1);
+    #[unroll(unroll)]
+    for t in 0..comptime!((x_len / 4 * k_len).div_ceil(units)) {
+        let idx = unit + t * units;
+        let mut g = idx % xv;
+        let mut kk = idx / xv;
+        if comptime!(k_fastest) {
+            g = idx / k_len;
+            kk = idx % k_len;
+        }
+        if idx < comptime!(x_len / 4 * k_len) {
+            sh[off + kk * ld + g] = regs[t];
+        }
+    }
+}
