@@ -826,6 +826,34 @@ pub fn blocked_sweep(client: &Client, samples: usize) {
     params_table(client, samples, &shapes, &variants);
 }
 
+/// potrf with each right-looking step's SYRK fused with the next diagonal block against
+/// separate launches, and with the right-looking cutoff raised (ms, printed only).
+pub fn fuse_sweep(client: &Client, samples: usize) {
+    let shapes = [
+        (1, 1024),
+        (1, 2048),
+        (1, 4096),
+        (1, 8192),
+        (1, 16384),
+        (64, 1024),
+        (256, 256),
+    ];
+    let variant = |label: &str, fuse: bool, below: Option<usize>| {
+        let p = CholeskyParams {
+            fuse_leaf: Some(fuse),
+            blocked_below: below,
+            ..CholeskyParams::default()
+        };
+        (label.to_string(), p)
+    };
+    let variants = [
+        variant("separate", false, None),
+        variant("fused", true, None),
+        variant("fused8192", true, Some(8192)),
+    ];
+    params_table(client, samples, &shapes, &variants);
+}
+
 /// The diagonal-block kernels (step kernel against the blocked one) at several leaf orders.
 pub fn leaf_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::LeafKernel;

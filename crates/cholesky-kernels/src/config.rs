@@ -63,6 +63,14 @@ pub struct CholeskyParams {
     /// against 6.3), which stands down to the step kernel where its shared memory does not
     /// fit (the CPU runtime at leaves above 48).
     pub leaf_kernel: Option<LeafKernel>,
+    /// Fuse each right-looking step's SYRK with the next diagonal block: one launch whose
+    /// first cube, after its tile of the update, factors and inverts that block
+    /// (`potrf/fused.rs`), where the update's GEMM has vector tiles of order `leaf` with as
+    /// many units as the blocked diagonal-block kernel (on GPUs by default). Default: for a
+    /// single matrix only (H200: potrf 2048 1.37 → 1.17 ms, 4096 3.60 → 3.36; but 64 × 1024²
+    /// 2.14 → 3.32, where the fused kernel's shared memory thins out the many update cubes;
+    /// BENCHMARKS.md).
+    pub fuse_leaf: Option<bool>,
 }
 
 /// Which kernel factors and inverts a diagonal block (one cube per block either way).
@@ -274,6 +282,8 @@ pub struct CholeskyLaunch {
     pub leaf_sub: Option<usize>,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
+    /// `None`: fuse for a single matrix.
+    pub fuse_leaf: Option<bool>,
     small_units: Option<usize>,
     hw: Hardware,
 }
@@ -342,6 +352,7 @@ impl CholeskyLaunch {
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb)).then_some(Self {
             step,
             trsv,
+            fuse_leaf: params.fuse_leaf,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),
@@ -380,6 +391,36 @@ impl CholeskyLaunch {
     pub fn small_for(&self, n: usize) -> Option<SmallConfig> {
         let nb = self.leaf_for(n).nb;
         SmallConfig::new(&self.hw, nb, self.small_units.map(|u| u.min(nb)))
+    }
+
+    /// The fused SYRK + diagonal block (`potrf/fused.rs`) for the update of an m×m lower
+    /// triangle with inner dimension k over `batch` matrices: the GEMM tiling and the
+    /// diagonal-block kernel it runs, or `None` where it does not apply (`fuse_leaf` off or, by
+    /// default, a batch of several matrices; a
+    /// SYRK split by `syrk_leaf`, a GEMM other than vector tiles of order `leaf` with the
+    /// blocked kernel's unit count, or too much shared memory for one cube).
+    pub fn fused_leaf(
+        &self,
+        m: usize,
+        k: usize,
+        batch: usize,
+    ) -> Option<(GemmConfig, BlockedLeafConfig)> {
+        if !self.fuse_leaf.unwrap_or(batch == 1) || m == 0 || k == 0 || m > self.syrk_leaf {
+            return None;
+        }
+        let g = self.gemm_for(m, m, k);
+        let GemmKernel::Simt(gcfg) = g.kernel else {
+            return None;
+        };
+        let lcfg = self.blocked_for(&self.leaf)?;
+        let nb = self.leaf.nb;
+        let ok = gcfg.vector
+            && gcfg.tile_m() == nb
+            && gcfg.tile_n() == nb
+            && gcfg.units() == lcfg.units()
+            && gcfg.shared_bytes() + lcfg.shared_bytes() <= self.hw.max_shared_bytes
+            && g.fits(m, m, batch);
+        ok.then_some((gcfg, lcfg))
     }
 
     /// The GEMM for an update whose result is rows × cols, with inner dimension k.

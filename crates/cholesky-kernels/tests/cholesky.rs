@@ -99,6 +99,97 @@ pub fn sizes_straddle_thresholds(client: &Client) {
     }
 }
 
+/// Each right-looking step's SYRK fused with the next diagonal block (`potrf/fused.rs`), forced
+/// on: with the GPU's default tiles (where the default fuses single matrices), and elsewhere
+/// with a vector-tile GEMM of the leaf's order and the blocked kernel's unit count. Asserts the path is taken, then checks factors (sizes around the leaf
+/// multiples, a batch of mixed κ, the unread triangle poisoned), a failing pivot inside a
+/// fused block and after it, and the same matrices unfused.
+pub fn fused_syrk_leaf(client: &Client) {
+    let hw = Hardware::of(client);
+    let gpu = hw.max_units_per_cube >= 256;
+    let fused = if gpu {
+        CholeskyParams {
+            fuse_leaf: Some(true),
+            ..CholeskyParams::default()
+        }
+    } else {
+        CholeskyParams {
+            fuse_leaf: Some(true),
+            leaf: Some(32),
+            gemm: Some(GemmConfig {
+                units_x: 2,
+                units_y: 1,
+                tm: 32,
+                tn: 16,
+                tile_k: 8,
+                unroll: false,
+                vector: true,
+            }),
+            ..CholeskyParams::default()
+        }
+    };
+    let launch = CholeskyLaunch::new(&hw, &fused).expect("launch");
+    let nb = launch.leaf.nb;
+    assert!(
+        launch.fused_leaf(3 * nb, nb, 3).is_some(),
+        "the fused SYRK + leaf must run with these parameters"
+    );
+    if gpu {
+        // The default fuses a single matrix only.
+        let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
+        assert!(def.fused_leaf(3 * nb, nb, 1).is_some());
+        assert!(def.fused_leaf(3 * nb, nb, 3).is_none());
+    }
+    let unfused = CholeskyParams {
+        fuse_leaf: Some(false),
+        ..fused
+    };
+    assert!(
+        CholeskyLaunch::new(&hw, &unfused)
+            .expect("launch")
+            .fused_leaf(3 * nb, nb, 3)
+            .is_none()
+    );
+    for n in [nb + 1, 2 * nb, 2 * nb + 5, 3 * nb + 7, 5 * nb - 1] {
+        for upper in [false, true] {
+            let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 41 + n as u64);
+            let clean = a.clone();
+            poison(&mut a, 3, n, upper);
+            for (what, p) in [("fused", &fused), ("unfused", &unfused)] {
+                let out = potrf_host(client, &a, &[3, n, n], upper, p).expect("potrf");
+                check_factor(&clean, &out.l, &out.info, 3, n, upper, what);
+            }
+        }
+    }
+    // Failing pivots: in the first (unfused) block, in the first and the last row of a fused
+    // block, and in a later one; the good matrix of the batch is untouched.
+    let n = 3 * nb + 7;
+    let pivots = [None, Some(3), Some(nb), Some(2 * nb - 1), Some(3 * nb + 2)];
+    let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 43);
+    let clean = a.clone();
+    for (b, p) in pivots.iter().enumerate() {
+        if let Some(p) = *p {
+            let lp = l[b * n * n + p * n + p] as f64;
+            let v = a[b * n * n + p * n + p] as f64 - 1.5 * lp * lp;
+            a[b * n * n + p * n + p] = v as f32;
+        }
+    }
+    let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &fused).expect("potrf");
+    for (b, p) in pivots.iter().enumerate() {
+        assert_eq!(
+            out.info[b],
+            p.map_or(0, |p| p as u32 + 1),
+            "batch {b}: info"
+        );
+    }
+    let s = 0..n * n;
+    let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
+    assert!(
+        finite && resid <= cholesky_bound(n),
+        "good matrix: {resid:e}"
+    );
+}
+
 /// The right-looking cutoff: blocks up to it split off one step at a time (all of them, a mix
 /// with the recursion above it, and none: halves all the way), with small leaves and steps
 /// of several leaves too.
@@ -1133,6 +1224,10 @@ macro_rules! testgen {
             #[test]
             fn graph_replay() {
                 super::graph_replay(&client());
+            }
+            #[test]
+            fn fused_syrk_leaf() {
+                super::fused_syrk_leaf(&client());
             }
             #[test]
             fn info_reports_first_failure() {

@@ -561,7 +561,8 @@ pub struct Layout {
     pub b_col_major: bool,
 }
 
-fn col_major(v: &View) -> bool {
+/// Whether the kernels read `v` column by column.
+pub fn col_major(v: &View) -> bool {
     v.row_stride == 1 && v.col_stride != 1
 }
 
@@ -698,7 +699,7 @@ fn gemm_kernel<F: Float>(
 /// Where a cube's tile of C lies: batch index, first row and column, and K of that batch
 /// index (split-K: the last is shorter).
 #[derive(CubeType, Clone, Copy)]
-pub(crate) struct TileAt {
+pub struct TileAt {
     pub bidx: usize,
     pub row0: usize,
     pub col0: usize,
@@ -709,7 +710,7 @@ pub(crate) struct TileAt {
 /// `lower_only` cubes whose whole tile lies above C's diagonal, leave here (uniform per cube).
 #[cube]
 #[allow(clippy::collapsible_if)]
-pub(crate) fn tile_at(
+pub fn tile_at(
     dims: &MatArgs,
     #[comptime] bm: usize,
     #[comptime] bn: usize,

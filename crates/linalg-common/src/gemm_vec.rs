@@ -9,7 +9,7 @@
 //! banks), so one K step costs a unit tm/4 + tn/4 vector reads for tm·tn multiply-adds instead
 //! of tm + tn scalar ones. Two shared windows alternate: the next window is stored while the
 //! current one is read, one barrier per K window.
-use crate::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
+use crate::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, store_c, tile_at};
 use cubecl::prelude::*;
 
 type V4<F> = Vector<F, Const<4>>;
@@ -28,6 +28,27 @@ pub(crate) fn gemm_vec_kernel<F: Float>(
     #[comptime] op: GemmOp,
     #[comptime] layout: Layout,
 ) {
+    let at = tile_at(&dims, cfg.tile_m(), cfg.tile_n(), op.lower_only);
+    gemm_vec_tile(a, b, c, &dims, &sa, &sb, &sc, &at, cfg, op, layout);
+}
+
+/// The cube's tile `at` of the product (every unit of the cube calls it; kernels that fuse a
+/// GEMM with more work call it after [`tile_at`]).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_vec_tile<F: Float>(
+    a: &[F],
+    b: &[F],
+    c: &mut [F],
+    dims: &MatArgs,
+    sa: &Strides,
+    sb: &Strides,
+    sc: &Strides,
+    at: &TileAt,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] op: GemmOp,
+    #[comptime] layout: Layout,
+) {
     let tm = comptime!(cfg.tm);
     let tn = comptime!(cfg.tn);
     let ux_n = comptime!(cfg.units_x);
@@ -41,7 +62,6 @@ pub(crate) fn gemm_vec_kernel<F: Float>(
     let half_a = comptime!(cfg.tile_k * (cfg.tile_m() / 4 + 1));
     let half_b = comptime!(cfg.tile_k * (cfg.tile_n() / 4 + 1));
 
-    let at = tile_at(&dims, big_m, big_n, op.lower_only);
     let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
     let unit = UNIT_POS as usize;
     let ux = unit % ux_n;
@@ -230,7 +250,7 @@ pub(crate) fn gemm_vec_kernel<F: Float>(
         #[unroll(cfg.unroll)]
         for s in 0..tn {
             let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
-            store_c(c, c_base, &sc, &dims, gi, gj, acc[r * tn + s], op);
+            store_c(c, c_base, sc, dims, gi, gj, acc[r * tn + s], op);
         }
     }
 }

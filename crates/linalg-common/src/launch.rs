@@ -25,6 +25,9 @@ pub struct Hardware {
     pub num_sms: Option<u32>,
     /// Whether the device multiplies TF32 16×16×8 fragments into f32 (tensor cores).
     pub tf32_mma: bool,
+    /// Whether `sync_storage` is a storage fence the runtime compiles (CUDA, Vulkan); the
+    /// CPU runtime refuses it, and there a cube barrier orders storage too.
+    pub storage_sync: bool,
 }
 
 impl Hardware {
@@ -53,6 +56,7 @@ impl Hardware {
                 n: 16,
                 k: 8,
             }),
+            storage_sync: client.features().device_memory_scope,
         }
     }
 }

@@ -27,7 +27,7 @@ use linalg_common::gemm::Strides;
 /// `dst`: L with zeros above the diagonal (factor); `inv`: the nt×nt inverse at
 /// `si.offset + x·nb²` (invert). With `check`, a NaN or infinity read sets `flags[b]`.
 #[cube(launch_unchecked)]
-#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn blocked_leaf_kernel<F: Float>(
     src: &[F],
     dst: &mut [F],
@@ -43,23 +43,64 @@ pub(crate) fn blocked_leaf_kernel<F: Float>(
     #[comptime] cfg: BlockedLeafConfig,
     #[comptime] stage: LeafStage,
 ) {
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before any barrier.
+    if bidx >= batch {
+        terminate!();
+    }
+    blocked_leaf_block(
+        src,
+        dst,
+        inv,
+        info,
+        flags,
+        &ss,
+        &sd,
+        &si,
+        nt_total,
+        d0,
+        CUBE_POS_X as usize,
+        bidx,
+        cfg,
+        stage,
+        false,
+    );
+}
+
+/// Diagonal block `blk` of matrix `bidx` < batch, by the whole cube (the kernel's body; a
+/// fused kernel calls it after its own work, behind a storage barrier). With `src_is_dst`
+/// the block is read from `dst` (at `ss`), which the caller's own stores just wrote.
+#[cube]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
+pub(crate) fn blocked_leaf_block<F: Float>(
+    src: &[F],
+    dst: &mut [F],
+    inv: &mut [F],
+    info: &mut [u32],
+    flags: &mut [u32],
+    ss: &Strides,
+    sd: &Strides,
+    si: &Strides,
+    nt_total: usize,
+    d0: usize,
+    blk: usize,
+    bidx: usize,
+    #[comptime] cfg: BlockedLeafConfig,
+    #[comptime] stage: LeafStage,
+    #[comptime] src_is_dst: bool,
+) {
     let nb = comptime!(cfg.nb);
     let sub = comptime!(cfg.sub);
     let units = comptime!(cfg.units());
     let ld = comptime!(cfg.nb + 1);
     let pld = comptime!(cfg.sub + 1);
 
-    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
-    // Uniform per cube: leave before any barrier.
-    if bidx >= batch {
-        terminate!();
-    }
     if comptime!(stage.factor) {
         if info[bidx] != 0 {
             terminate!();
         }
     }
-    let start = CUBE_POS_X as usize * nb;
+    let start = blk * nb;
     let nt = min(nb, nt_total - start);
     // Sub-block rows past nt are identity padding: only whole sub-blocks up to nt are worked.
     let nblk = nt.div_ceil(sub);
@@ -96,7 +137,11 @@ pub(crate) fn blocked_leaf_kernel<F: Float>(
             let mut v = F::new(0.0);
             if i < nt {
                 if k < i || (k == i && !comptime!(stage.unit_diag)) {
-                    v = src[sbase + i * ss.rs + k * ss.cs];
+                    if comptime!(src_is_dst) {
+                        v = dst[sbase + i * ss.rs + k * ss.cs];
+                    } else {
+                        v = src[sbase + i * ss.rs + k * ss.cs];
+                    }
                     if comptime!(stage.check) {
                         let finite = F::abs(v) <= F::new(f32::MAX);
                         if !finite {
@@ -296,7 +341,7 @@ pub(crate) fn blocked_leaf_kernel<F: Float>(
     // A failed block has no inverse to compute (`failed` is uniform).
     if comptime!(stage.invert) {
         if failed == 0 {
-            let ibase = si.offset + bidx * si.bs + CUBE_POS_X as usize * nb * nb;
+            let ibase = si.offset + bidx * si.bs + blk * nb * nb;
             #[unroll(cfg.unroll)]
             for q in 0..per_unit {
                 let idx = unit + q * units;

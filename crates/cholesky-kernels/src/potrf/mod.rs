@@ -12,6 +12,7 @@
 //! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`.
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
+mod fused;
 mod graph;
 mod leaf;
 mod small;
@@ -149,7 +150,7 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
     );
     let w = Operand::new(&work.0, work.1, dense);
     let inv = BlockInverses::new(ctx, n);
-    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite);
+    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite, false);
     if upper {
         launch_copy(
             ctx.client,
@@ -186,10 +187,23 @@ pub fn potrf_host(
 
 /// Factor the diagonal block `w` (in place) whose first row is row `d0` of the matrix; the
 /// leaves also store the inverses of their L blocks for the TRSMs.
-fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, inv: &BlockInverses, info: &Handle, flags: &Handle) {
+///
+/// `leaf_done`: the block's leading leaf is already factored and inverted (a fused SYRK did it).
+fn potrf_rec(
+    ctx: &Ctx,
+    w: Operand,
+    d0: usize,
+    inv: &BlockInverses,
+    info: &Handle,
+    flags: &Handle,
+    leaf_done: bool,
+) {
     let s = w.view.rows;
     let nb = ctx.launch.leaf.nb;
     if s <= nb {
+        if leaf_done {
+            return;
+        }
         let stage = LeafStage {
             factor: true,
             invert: true,
@@ -223,10 +237,15 @@ fn potrf_rec(ctx: &Ctx, w: Operand, d0: usize, inv: &BlockInverses, info: &Handl
     let a11 = w.with_view(v.block(0, 0, n1, n1));
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
-    potrf_rec(ctx, a11, d0, inv, info, flags);
+    potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done);
     trsm_rec(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
-    syrk_rec(ctx, a22, a21);
-    potrf_rec(ctx, a22, d0 + n1, inv, info, flags);
+    let d2 = d0 + n1;
+    let slot = inv.block(d2 / nb, nb);
+    let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2);
+    if !fused {
+        syrk_rec(ctx, a22, a21);
+    }
+    potrf_rec(ctx, a22, d2, inv, info, flags, fused);
 }
 
 /// One launch of the diagonal-block kernel over `blocks` consecutive nb×nb diagonal blocks of

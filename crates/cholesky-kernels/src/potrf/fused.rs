@@ -1,0 +1,136 @@
+//! A right-looking step's SYRK fused with the next diagonal block: A22 −= A21·A21ᵀ (lower
+//! triangle, the vector-tile SIMT GEMM, [`linalg_common::gemm_vec`]) in one launch whose first
+//! cube — the one whose tile is A22's leading nb×nb block — then factors and inverts that
+//! block ([`super::blocked`]) while the other cubes finish the update. The next step's leaf
+//! launch disappears from the chain, and the leaf runs in the shadow of the update.
+//!
+//! Same operands and results as `syrk_rec` followed by the leaf of `potrf_rec`: the tile's
+//! cube stores its part of the update, a storage barrier makes the stores visible to the
+//! whole cube (a cube barrier on the CPU runtime, which has no storage fence and needs none),
+//! and the leaf reads the block back from the same buffer.
+use super::blocked::blocked_leaf_block;
+use crate::Ctx;
+use crate::config::{BlockedLeafConfig, LeafStage};
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+use linalg_common::gemm::{
+    GemmConfig, GemmOp, Layout, MatArgs, MatArgsLaunch, Operand, Strides, batch_grid, col_major,
+    tile_at,
+};
+use linalg_common::gemm_vec::gemm_vec_tile;
+
+/// A21 (view `sa`; `sb` = its transpose) is read through `a`, A22 (`sc`) updated through `w`
+/// (in potrf both are views of one buffer, at disjoint elements); `sl`: A22's leading block
+/// of order `nt`, read back through `w`, whose inverse goes to `si`. Tile 0 of the grid is
+/// that block.
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn syrk_leaf_kernel<F: Float>(
+    a: &[F],
+    w: &mut [F],
+    inv: &mut [F],
+    info: &mut [u32],
+    flags: &mut [u32],
+    dims: MatArgs,
+    sa: Strides,
+    sb: Strides,
+    sc: Strides,
+    sl: Strides,
+    si: Strides,
+    nt: usize,
+    d0: usize,
+    #[comptime] gcfg: GemmConfig,
+    #[comptime] lcfg: BlockedLeafConfig,
+    #[comptime] op: GemmOp,
+    #[comptime] layout: Layout,
+    #[comptime] stage: LeafStage,
+    #[comptime] storage_sync: bool,
+) {
+    let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op.lower_only);
+    gemm_vec_tile(a, a, w, &dims, &sa, &sb, &sc, &at, gcfg, op, layout);
+    // Uniform per cube.
+    if CUBE_POS_X == 0 {
+        if comptime!(storage_sync) {
+            sync_storage();
+        } else {
+            sync_cube();
+        }
+        blocked_leaf_block(
+            a, w, inv, info, flags, &sl, &sl, &si, nt, d0, 0usize, at.bidx, lcfg, stage, true,
+        );
+    }
+}
+
+/// C −= A·Aᵀ on C's lower triangle, then factor and invert C's leading block of order
+/// min(nb, C's order) into `inv` (its slot, `d0` the block's first row in the matrix) — where
+/// [`crate::CholeskyLaunch::fused_leaf`] allows it. Returns false (and launches nothing)
+/// otherwise.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn launch_syrk_leaf(
+    ctx: &Ctx,
+    c: Operand,
+    a: Operand,
+    inv: Operand,
+    info: &Handle,
+    flags: &Handle,
+    d0: usize,
+) -> bool {
+    let (m, k) = (c.view.rows, a.view.cols);
+    let nb = ctx.launch.leaf.nb;
+    let Some((gcfg, lcfg)) = ctx.launch.fused_leaf(m, k, ctx.batch) else {
+        return false;
+    };
+    let nt = m.min(nb);
+    let tiles_n = m.div_ceil(nb);
+    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
+    let at = a.view.t();
+    let layout = Layout {
+        a_col_major: col_major(&a.view),
+        b_col_major: col_major(&at),
+    };
+    let op = GemmOp {
+        accumulate: true,
+        negate: true,
+        lower_only: true,
+    };
+    let stage = LeafStage {
+        factor: true,
+        invert: true,
+        unit_diag: false,
+        check: false,
+    };
+    // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
+    // fit, checked above): loads guarded by the view sizes, stores by i < m, j ≤ i < m, C
+    // (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading nb×nb block (tile_m = tile_n = nb); after
+    // a storage barrier (all units reach it: CUBE_POS_X is uniform) that cube alone reads the
+    // block back through `w` and runs the diagonal-block kernel's body on it, exactly as the
+    // standalone leaf launch does (same config, units equal to the GEMM's), writing only that
+    // block, its inverse slot (inside `inv`) and info[b].
+    unsafe {
+        syrk_leaf_kernel::launch_unchecked::<f32>(
+            ctx.client,
+            CubeCount::Static((tiles_n * tiles_n) as u32, by as u32, bz as u32),
+            CubeDim::new_1d(gcfg.units() as u32),
+            BufferArg::from_raw_parts(a.handle.clone(), a.len),
+            BufferArg::from_raw_parts(c.handle.clone(), c.len),
+            BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
+            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
+            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
+            MatArgsLaunch::new(m, m, k, tiles_n, ctx.batch, k),
+            a.view.launch_arg(),
+            at.launch_arg(),
+            c.view.launch_arg(),
+            c.view.block(0, 0, nt, nt).launch_arg(),
+            inv.view.launch_arg(),
+            nt,
+            d0,
+            gcfg,
+            lcfg,
+            op,
+            layout,
+            stage,
+            ctx.launch.hw().storage_sync,
+        )
+    };
+    true
+}
