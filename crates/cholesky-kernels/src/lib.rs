@@ -4,10 +4,10 @@
 //!   (L21 = A21·L11⁻ᵀ) → SYRK (A22 −= L21·L21ᵀ) → POTRF(A22), halving above `blocked_below`
 //!   (4096) and splitting off one leaf at a time below it; the TRSM recurses the same way
 //!   and SYRK is one lower-triangle GEMM (or recurses, by parameter), so the off-diagonal work
-//!   is GEMM ([`linalg_common::gemm`], true f32; updates of at least `big_from` rows and
-//!   columns on tensor cores at f32 accuracy where the device has TF32 fragments,
-//!   [`linalg_common::gemm_tc`]). Diagonal blocks up to `leaf` are factored
-//!   (and inverted, for the TRSM leaves) by one kernel per block: blocked in 16×16 sub-blocks
+//!   is GEMM ([`linalg_common::gemm`], true f32; 3×TF32 tensor cores at f32 accuracy by
+//!   parameter, [`linalg_common::gemm_tc`]); for a single matrix each right-looking step's SYRK
+//!   also factors the next diagonal block in its first cube. Diagonal blocks up to `leaf` are
+//!   factored (and inverted, for the TRSM leaves) by one kernel per block: blocked in 16×16 sub-blocks
 //!   that one plane factors and inverts with shuffles ([`LeafKernel::Blocked`], the default),
 //!   or one barrier per column ([`LeafKernel::Steps`]); a batch of matrices of
 //!   order ≤ `leaf` is one launch of a left-looking kernel with a small cube per matrix (or of the

@@ -14,7 +14,9 @@
 //! grid and each owns the (strided) `tm × tn` elements at rows `uy + r·units_y`, columns
 //! `ux + s·units_x`, so shared-memory reads are broadcasts (A) or consecutive (B), and stores of
 //! neighbouring units are neighbouring columns. K advances `tile_k` at a time through shared
-//! memory. Ragged edges load zeros and store nothing.
+//! memory. Ragged edges load zeros and store nothing. With `GemmConfig::vector` the same
+//! product runs [`crate::gemm_vec`]'s kernel: units own runs of 4 rows and columns and read
+//! their operands from shared memory as 4-vectors (the default on GPUs).
 use crate::gemm_tc::{PLANE, TcConfig, gemm_tc_kernel};
 use crate::gemm_vec::gemm_vec_kernel;
 use crate::launch::Hardware;
@@ -171,7 +173,9 @@ pub struct GemmLaunch {
 }
 
 impl GemmLaunch {
-    /// The recommended tiling for this device, or `None` if it cannot run any.
+    /// The recommended tiling for this device, or `None` if it cannot run any: on GPUs 64×64
+    /// vector tiles (16×16 units of 4×4, k 16; H200: 21 TFLOP/s on a rank-64 update of 4096²
+    /// against 12 with scalar tiles), elsewhere a few units with scalar tiles.
     pub fn new(hw: &Hardware) -> Option<Self> {
         let cfg = if hw.max_units_per_cube >= 256 {
             GemmConfig {
@@ -199,9 +203,10 @@ impl GemmLaunch {
         Self::with_config(hw, cfg)
     }
 
-    /// 128×128 tiles (16×16 units, 8×8 elements each, k 8) for large updates on GPUs (29
-    /// TFLOP/s on the H200 for A·Bᵀ at 4096³ against 14.5 for [`GemmLaunch::new`]'s 64×64,
-    /// BENCHMARKS.md); `None` where cubes are small (the CPU runtime) or the device refuses.
+    /// 128×128 vector tiles (16×16 units, 8×8 elements each, k 8) for large updates on GPUs
+    /// (H200, 4096³: 40 TFLOP/s against 30–32 for [`GemmLaunch::new`]'s 64×64 and 28–31 for
+    /// scalar 128×128 tiles; at K = 64 the 64×64 tiles are faster, BENCHMARKS.md); `None` where
+    /// cubes are small (the CPU runtime) or the device refuses.
     pub fn big(hw: &Hardware) -> Option<Self> {
         if hw.max_units_per_cube < 256 {
             return None;

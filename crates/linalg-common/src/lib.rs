@@ -1,8 +1,9 @@
 //! Pieces both kernel crates need, kept in one place:
 //! - [`matrix`]: [`matrix::MatrixRef`], a batch of strided matrices in a device buffer, the
 //!   argument type of every op;
-//! - [`gemm`]: a true-f32 batched GEMM on strided views, and [`gemm_tc`], the same contract
-//!   on tensor cores at f32 accuracy (error-compensated 3×TF32); [`copy`]: strided copies, identity
+//! - [`gemm`]: a true-f32 batched GEMM on strided views ([`gemm_vec`]: its 4-vector shared
+//!   tiles), and [`gemm_tc`], the same contract on tensor cores at f32 accuracy
+//!   (error-compensated 3×TF32); [`copy`]: strided copies, identity
 //!   fills and non-finite checks;
 //! - [`device`]: which runtime a binary or test runs on (CUDA when linked and present, else the
 //!   CPU runtime), said out loud so a run never claims coverage it did not have;

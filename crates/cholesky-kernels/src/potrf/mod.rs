@@ -9,7 +9,8 @@
 //! A22 −= A21·A21ᵀ (recursive on GEMM) → POTRF(A22), splitting at multiples of the leaf size:
 //! in halves above `blocked_below`, one `step` (default: one leaf) at a time below it
 //! (right-looking: each step is a leaf, one TRSM GEMM and one SYRK GEMM that fill the device,
-//! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`.
+//! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`; for a
+//! single matrix a step's SYRK and the next leaf are one launch (`fused.rs`).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
 mod fused;
