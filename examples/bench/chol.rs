@@ -799,15 +799,7 @@ pub fn small_sweep(client: &Client, samples: usize) {
 /// The right-looking cutoff (`blocked_below`: diagonal blocks up to this order split off one
 /// leaf at a time; 0 = halve recursively all the way, `all` = never halve).
 pub fn blocked_sweep(client: &Client, samples: usize) {
-    let shapes = [
-        (1, 1024),
-        (1, 2048),
-        (1, 4096),
-        (1, 8192),
-        (1, 16384),
-        (64, 1024),
-        (256, 256),
-    ];
+    let shapes = POTRF_SWEEP_SHAPES;
     let variants: Vec<_> = [0usize, 512, 1024, 2048, 4096, 8192, usize::MAX]
         .into_iter()
         .map(|c| {
@@ -826,18 +818,21 @@ pub fn blocked_sweep(client: &Client, samples: usize) {
     params_table(client, samples, &shapes, &variants);
 }
 
+/// (batch, n) of the potrf sweeps: single matrices 1024…16384 and two batches.
+const POTRF_SWEEP_SHAPES: [(usize, usize); 7] = [
+    (1, 1024),
+    (1, 2048),
+    (1, 4096),
+    (1, 8192),
+    (1, 16384),
+    (64, 1024),
+    (256, 256),
+];
+
 /// potrf with each right-looking step's SYRK fused with the next diagonal block against
 /// separate launches, and with the right-looking cutoff raised (ms, printed only).
 pub fn fuse_sweep(client: &Client, samples: usize) {
-    let shapes = [
-        (1, 1024),
-        (1, 2048),
-        (1, 4096),
-        (1, 8192),
-        (1, 16384),
-        (64, 1024),
-        (256, 256),
-    ];
+    let shapes = POTRF_SWEEP_SHAPES;
     let variant = |label: &str, fuse: bool, below: Option<usize>| {
         let p = CholeskyParams {
             fuse_leaf: Some(fuse),
@@ -857,15 +852,7 @@ pub fn fuse_sweep(client: &Client, samples: usize) {
 /// The diagonal-block kernels (step kernel against the blocked one) at several leaf orders.
 pub fn leaf_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::LeafKernel;
-    let shapes = [
-        (1, 1024),
-        (1, 2048),
-        (1, 4096),
-        (1, 8192),
-        (1, 16384),
-        (64, 1024),
-        (256, 256),
-    ];
+    let shapes = POTRF_SWEEP_SHAPES;
     let variant_sub = |kernel, leaf: usize, sub: Option<usize>| {
         let label = match (kernel, sub) {
             (LeafKernel::Steps, _) => format!("steps{leaf}"),

@@ -44,6 +44,19 @@ fn poison(a: &mut [f32], batch: usize, n: usize, upper: bool) {
     }
 }
 
+/// Make matrix b of a batch from [`spd_batch`] (factors `l`) fail exactly at pivot
+/// `pivots[b]` (0-based; `None` leaves it SPD): the Schur complement there becomes −L_pp²/2 < 0
+/// and the earlier leading minors are unchanged.
+fn break_pivots(a: &mut [f32], l: &[f32], n: usize, pivots: &[Option<usize>]) {
+    for (b, p) in pivots.iter().enumerate() {
+        if let Some(p) = *p {
+            let at = b * n * n + p * n + p;
+            let lp = l[at] as f64;
+            a[at] = (a[at] as f64 - 1.5 * lp * lp) as f32;
+        }
+    }
+}
+
 fn check_factor(
     a: &[f32],
     l: &[f32],
@@ -180,13 +193,7 @@ pub fn fused_syrk_leaf(client: &Client) {
     let pivots = [None, Some(3), Some(nb), Some(2 * nb - 1), Some(3 * nb + 2)];
     let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 43);
     let clean = a.clone();
-    for (b, p) in pivots.iter().enumerate() {
-        if let Some(p) = *p {
-            let lp = l[b * n * n + p * n + p] as f64;
-            let v = a[b * n * n + p * n + p] as f64 - 1.5 * lp * lp;
-            a[b * n * n + p * n + p] = v as f32;
-        }
-    }
+    break_pivots(&mut a, &l, n, &pivots);
     let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &fused).expect("potrf");
     for (b, p) in pivots.iter().enumerate() {
         assert_eq!(
@@ -325,14 +332,7 @@ pub fn info_reports_first_failure(client: &Client) {
         let batch = pivots.len();
         let (mut a, l) = spd_batch(n, &vec![10.0; batch], 11);
         let clean_good = a.clone();
-        for (b, p) in pivots.iter().enumerate() {
-            if let Some(p) = *p {
-                // The Schur complement at p becomes −L_pp²/2 < 0; earlier minors unchanged.
-                let lp = l[b * n * n + p * n + p] as f64;
-                let v = a[b * n * n + p * n + p] as f64 - 1.5 * lp * lp;
-                a[b * n * n + p * n + p] = v as f32;
-            }
-        }
+        break_pivots(&mut a, &l, n, &pivots);
         for upper in [false, true] {
             let out = potrf_host(client, &a, &[batch, n, n], upper, &params).expect("potrf");
             for (b, p) in pivots.iter().enumerate() {

@@ -447,45 +447,11 @@ impl GemmLaunch {
         };
         let args = MatArgsLaunch::new(m, n, k, tiles_n, batch, k_last);
         let (sa, sb, sc) = (va.launch_arg(), vb.launch_arg(), vc.launch_arg());
-        let cfg = match self.kernel {
-            GemmKernel::Simt(cfg) => cfg,
-            GemmKernel::Tf32x3(cfg) => {
-                // SAFETY: as for the SIMT kernel below: loads are guarded by i < m, j < n,
-                // kk < k and stores by i < m, j < n (plus the lower-triangle mask), so accesses
-                // stay inside the views, which the caller keeps inside the buffers; cubes with
-                // a batch index ≥ batch leave before any access. Fragment loads and stores
-                // touch shared memory only, inside the windows (offsets < len by
-                // construction). Each element of C is written by one unit, C overlaps neither
-                // A nor B, and every barrier is reached by all units (the only early exits are
-                // uniform per cube).
-                unsafe {
-                    gemm_tc_kernel::launch_unchecked(
-                        client,
-                        count,
-                        dim,
-                        BufferArg::from_raw_parts(a.handle.clone(), a.len),
-                        BufferArg::from_raw_parts(b.handle.clone(), b.len),
-                        BufferArg::from_raw_parts(c.handle.clone(), c.len),
-                        args,
-                        sa,
-                        sb,
-                        sc,
-                        cfg,
-                        op,
-                        layout,
-                    )
-                }
-                return;
-            }
-        };
-        if cfg.vector {
-            // SAFETY: as for the scalar kernel below: global loads are guarded by x < m (or n)
-            // and k < K, stores by i < m, j < n (plus the lower-triangle mask); shared indices
-            // stay inside the two windows by construction. Each element of C is written by one
-            // unit, C overlaps neither A nor B, and every barrier is reached by all units (the
-            // only early exits are uniform per cube).
-            unsafe {
-                gemm_vec_kernel::launch_unchecked::<f32>(
+        // The three kernels take the same operands; only the kernel and its comptime tiling
+        // differ.
+        macro_rules! launch {
+            ($kernel:path, $cfg:expr) => {
+                $kernel(
                     client,
                     count,
                     dim,
@@ -496,35 +462,36 @@ impl GemmLaunch {
                     sa,
                     sb,
                     sc,
-                    cfg,
+                    $cfg,
                     op,
                     layout,
                 )
-            }
-            return;
+            };
         }
-        // SAFETY: every load is guarded by i < m, j < n, kk < k and every store by i < m,
-        // j < n, so accesses stay inside the views, which the caller keeps inside the buffers
-        // (debug-checked above); cubes with a batch index ≥ batch leave before any access.
-        // Each element of C is read and written by one unit only, and C overlaps neither A
-        // nor B (caller's contract), so there is no race. `sync_cube` is reached by all units
-        // (the only early exit is uniform per cube).
-        unsafe {
-            gemm_kernel::launch_unchecked::<f32>(
-                client,
-                count,
-                dim,
-                BufferArg::from_raw_parts(a.handle.clone(), a.len),
-                BufferArg::from_raw_parts(b.handle.clone(), b.len),
-                BufferArg::from_raw_parts(c.handle.clone(), c.len),
-                args,
-                sa,
-                sb,
-                sc,
-                cfg,
-                op,
-                layout,
-            )
+        match self.kernel {
+            // SAFETY: as for the SIMT kernel below: loads are guarded by i < m, j < n, kk < k
+            // and stores by i < m, j < n (plus the lower-triangle mask), so accesses stay
+            // inside the views, which the caller keeps inside the buffers; cubes with a batch
+            // index ≥ batch leave before any access. Fragment loads and stores touch shared
+            // memory only, inside the windows (offsets < len by construction). Each element of
+            // C is written by one unit, C overlaps neither A nor B, and every barrier is
+            // reached by all units (the only early exits are uniform per cube).
+            GemmKernel::Tf32x3(cfg) => unsafe { launch!(gemm_tc_kernel::launch_unchecked, cfg) },
+            // SAFETY: as for the scalar kernel below: global loads are guarded by x < m (or n)
+            // and k < K, stores by i < m, j < n (plus the lower-triangle mask); shared indices
+            // stay inside the two windows by construction. Each element of C is written by one
+            // unit, C overlaps neither A nor B, and every barrier is reached by all units (the
+            // only early exits are uniform per cube).
+            GemmKernel::Simt(cfg) if cfg.vector => unsafe {
+                launch!(gemm_vec_kernel::launch_unchecked::<f32>, cfg)
+            },
+            // SAFETY: every load is guarded by i < m, j < n, kk < k and every store by i < m,
+            // j < n, so accesses stay inside the views, which the caller keeps inside the
+            // buffers (debug-checked above); cubes with a batch index ≥ batch leave before any
+            // access. Each element of C is read and written by one unit only, and C overlaps
+            // neither A nor B (caller's contract), so there is no race. `sync_cube` is reached
+            // by all units (the only early exit is uniform per cube).
+            GemmKernel::Simt(cfg) => unsafe { launch!(gemm_kernel::launch_unchecked::<f32>, cfg) },
         }
     }
 }

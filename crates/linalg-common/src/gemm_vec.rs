@@ -54,9 +54,6 @@ pub fn gemm_vec_tile<F: Float>(
     let ux_n = comptime!(cfg.units_x);
     let uy_n = comptime!(cfg.units_y);
     let bk = comptime!(cfg.tile_k);
-    let big_m = comptime!(cfg.tile_m());
-    let big_n = comptime!(cfg.tile_n());
-    let units = comptime!(cfg.units());
     let lda = comptime!(cfg.tile_m() / 4 + 1);
     let ldb = comptime!(cfg.tile_n() / 4 + 1);
     let half_a = comptime!(cfg.tile_k * (cfg.tile_m() / 4 + 1));
@@ -84,63 +81,11 @@ pub fn gemm_vec_tile<F: Float>(
     let nbv = comptime!((cfg.tile_k * cfg.tile_n() / 4).div_ceil(cfg.units()));
     let mut pa = Array::<V4<F>>::new(na);
     let mut pb = Array::<V4<F>>::new(nbv);
-    // A: x = rows (stride rs), K along columns; B: x = columns (stride cs), K along rows.
-    load_vec_window(
-        a,
-        a_base,
-        sa.rs,
-        sa.cs,
-        row0,
-        0,
-        dims.m,
-        kdim,
-        &mut pa,
-        unit,
-        big_m,
-        bk,
-        units,
-        !layout.a_col_major,
-        cfg.unroll,
+    fetch_vec_windows(
+        a, b, a_base, b_base, sa, sb, dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
+        layout,
     );
-    load_vec_window(
-        b,
-        b_base,
-        sb.cs,
-        sb.rs,
-        col0,
-        0,
-        dims.n,
-        kdim,
-        &mut pb,
-        unit,
-        big_n,
-        bk,
-        units,
-        layout.b_col_major,
-        cfg.unroll,
-    );
-    store_vec_window(
-        &pa,
-        &mut sh_a,
-        0,
-        unit,
-        big_m,
-        bk,
-        units,
-        !layout.a_col_major,
-        cfg.unroll,
-    );
-    store_vec_window(
-        &pb,
-        &mut sh_b,
-        0,
-        unit,
-        big_n,
-        bk,
-        units,
-        layout.b_col_major,
-        cfg.unroll,
-    );
+    stash_vec_windows(&pa, &pb, &mut sh_a, &mut sh_b, 0, 0, unit, cfg, layout);
     sync_cube();
 
     let mut k0 = 0usize;
@@ -149,39 +94,9 @@ pub fn gemm_vec_tile<F: Float>(
         let next = k0 + bk;
         // Uniform per cube.
         if next < kdim {
-            load_vec_window(
-                a,
-                a_base,
-                sa.rs,
-                sa.cs,
-                row0,
-                next,
-                dims.m,
-                kdim,
-                &mut pa,
-                unit,
-                big_m,
-                bk,
-                units,
-                !layout.a_col_major,
-                cfg.unroll,
-            );
-            load_vec_window(
-                b,
-                b_base,
-                sb.cs,
-                sb.rs,
-                col0,
-                next,
-                dims.n,
-                kdim,
-                &mut pb,
-                unit,
-                big_n,
-                bk,
-                units,
-                layout.b_col_major,
-                cfg.unroll,
+            fetch_vec_windows(
+                a, b, a_base, b_base, sa, sb, dims, kdim, row0, col0, next, &mut pa, &mut pb, unit,
+                cfg, layout,
             );
         }
         let oa = cur * half_a;
@@ -214,29 +129,9 @@ pub fn gemm_vec_tile<F: Float>(
         }
         // The other window was last read before the previous barrier.
         if next < kdim {
-            let other = (1 - cur) * half_a;
-            store_vec_window(
-                &pa,
-                &mut sh_a,
-                other,
-                unit,
-                big_m,
-                bk,
-                units,
-                !layout.a_col_major,
-                cfg.unroll,
-            );
-            let other = (1 - cur) * half_b;
-            store_vec_window(
-                &pb,
-                &mut sh_b,
-                other,
-                unit,
-                big_n,
-                bk,
-                units,
-                layout.b_col_major,
-                cfg.unroll,
+            let (other_a, other_b) = ((1 - cur) * half_a, (1 - cur) * half_b);
+            stash_vec_windows(
+                &pa, &pb, &mut sh_a, &mut sh_b, other_a, other_b, unit, cfg, layout,
             );
         }
         sync_cube();
@@ -253,6 +148,104 @@ pub fn gemm_vec_tile<F: Float>(
             store_c(c, c_base, sc, dims, gi, gj, acc[r * tn + s], op);
         }
     }
+}
+
+/// This unit's share of the A window (rows `row0..`, K `k0..`: x = rows, stride rs) and of the
+/// B window (x = columns, stride cs) of K window `k0`, into registers.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn fetch_vec_windows<F: Float>(
+    a: &[F],
+    b: &[F],
+    a_base: usize,
+    b_base: usize,
+    sa: &Strides,
+    sb: &Strides,
+    dims: &MatArgs,
+    kdim: usize,
+    row0: usize,
+    col0: usize,
+    k0: usize,
+    pa: &mut Array<V4<F>>,
+    pb: &mut Array<V4<F>>,
+    unit: usize,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    load_vec_window(
+        a,
+        a_base,
+        sa.rs,
+        sa.cs,
+        row0,
+        k0,
+        dims.m,
+        kdim,
+        pa,
+        unit,
+        bm,
+        bk,
+        units,
+        !layout.a_col_major,
+        cfg.unroll,
+    );
+    load_vec_window(
+        b,
+        b_base,
+        sb.cs,
+        sb.rs,
+        col0,
+        k0,
+        dims.n,
+        kdim,
+        pb,
+        unit,
+        bn,
+        bk,
+        units,
+        layout.b_col_major,
+        cfg.unroll,
+    );
+}
+
+/// The registers of [`fetch_vec_windows`] into the shared windows at `off_a`, `off_b`.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn stash_vec_windows<F: Float>(
+    pa: &Array<V4<F>>,
+    pb: &Array<V4<F>>,
+    sh_a: &mut Shared<[V4<F>]>,
+    sh_b: &mut Shared<[V4<F>]>,
+    off_a: usize,
+    off_b: usize,
+    unit: usize,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    store_vec_window(
+        pa,
+        sh_a,
+        off_a,
+        unit,
+        bm,
+        bk,
+        units,
+        !layout.a_col_major,
+        cfg.unroll,
+    );
+    store_vec_window(
+        pb,
+        sh_b,
+        off_b,
+        unit,
+        bn,
+        bk,
+        units,
+        layout.b_col_major,
+        cfg.unroll,
+    );
 }
 
 /// Load this unit's share of an `x_len × k_len` window at (x0, k0) — element (x, k) at
