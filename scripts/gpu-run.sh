@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (device tool, `carry: [".gpu"]`): unpack, CUDA test suite, the main
 # example, the benchmark and the cuSOLVER anchor on the same inputs. Logs under $OUT.
-# Usage: bash scripts/gpu-run.sh [tests|example|burn|optim|bench|sweep|gemm-sweep|qr-sweep|qr-crossover|all] [bench args...]
+# Usage: bash scripts/gpu-run.sh [tests|example|burn|optim|bench|sweep|gemm-sweep|fuse-sweep|qr-sweep|qr-crossover|all] [bench args...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -53,6 +53,10 @@ fi
 if [ "$what" = qr-crossover ]; then
   echo "== qr: TSQR against blocked geqrf on tall shapes"
   /tmp/bench --qr-crossover "$@" 2>&1 | tee "$OUT/qr-crossover.log"; rc=$((rc | PIPESTATUS[0]))
+fi
+if [ "$what" = fuse-sweep ]; then
+  echo "== potrf: SYRK fused with the next diagonal block, or not"
+  /tmp/bench --fuse-sweep "$@" 2>&1 | tee "$OUT/fuse-sweep.log"; rc=$((rc | PIPESTATUS[0]))
 fi
 if [ "$what" = gemm-sweep ]; then
   echo "== GEMM tiling sweep"
