@@ -8,7 +8,7 @@ use cholesky_kernels::{
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
-use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, GemmOp, Operand};
+use linalg_common::gemm::{BIG_TILES, GemmConfig, GemmKernel, GemmLaunch, GemmOp, Operand};
 use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::spd_from_factor;
@@ -920,13 +920,8 @@ fn simt_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
     };
     let other = if hw.max_units_per_cube >= 256 {
         GemmConfig {
-            units_x: 16,
-            units_y: 16,
-            tm: 8,
-            tn: 8,
-            tile_k: 8,
-            unroll: true,
             vector: !d.vector,
+            ..BIG_TILES
         }
     } else {
         GemmConfig {

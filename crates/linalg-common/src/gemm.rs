@@ -145,6 +145,17 @@ impl GemmConfig {
     }
 }
 
+/// The tiling of [`GemmLaunch::big`]: 128×128 vector tiles, 16×16 units of 8×8, k 8.
+pub const BIG_TILES: GemmConfig = GemmConfig {
+    units_x: 16,
+    units_y: 16,
+    tm: 8,
+    tn: 8,
+    tile_k: 8,
+    unroll: true,
+    vector: true,
+};
+
 /// What one GEMM launch does besides C ± A·B (comptime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmOp {
@@ -211,18 +222,7 @@ impl GemmLaunch {
         if hw.max_units_per_cube < 256 {
             return None;
         }
-        Self::with_config(
-            hw,
-            GemmConfig {
-                units_x: 16,
-                units_y: 16,
-                tm: 8,
-                tn: 8,
-                tile_k: 8,
-                unroll: true,
-                vector: true,
-            },
-        )
+        Self::with_config(hw, BIG_TILES)
     }
 
     /// A given tiling, if the device can run it.
