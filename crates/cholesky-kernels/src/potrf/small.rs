@@ -1,61 +1,39 @@
 //! Batched small Cholesky: one small cube of `units` units per matrix of order n ≤ nb (a unit
-//! per row on GPUs: one or two planes, so a barrier costs little), left-looking (Crout), the
-//! whole op in one launch.
+//! per row on GPUs: one or two planes, so a barrier costs little), left-looking (Crout) by
+//! blocks of four columns, the whole op in one launch.
 //!
 //! Storage: shared memory holds the lower triangle row-major in vectors of 4,
 //! `t[i·ldv + k/4][k % 4] = a_ik` (k ≤ i; zeros elsewhere), ldv = nb/4 + 1 (rows 4 words
-//! apart in the banks, so 8 units reading vectors of 8 rows hit no bank twice). Step j
-//! overwrites column j of A with column j of L:
-//! l_jj = √(a_jj − Σ_{k<j} l_jk²), l_ij = (a_ij − Σ_{k<j} l_ik·l_jk) / l_jj for i > j.
-//! Unit u owns rows u, u + units, …: the sums run over whole vectors of its own rows against
-//! the same vector of row j for every unit (one shared word for all), four independent
-//! multiply-add chains each, four vectors' loads in flight at once, the last partial vector
-//! masked. Every unit computes the pivot
-//! itself (the same sums in the same order, so the branch on it is uniform); the diagonal goes
-//! to its own vector, so the only words step j writes are its units' own rows, and one barrier
-//! per step publishes them.
+//! apart in the banks, so 8 units reading vectors of 8 rows hit no bank twice). Block J (the
+//! columns j = 4·jv … j + 3, one vector) overwrites those columns of A with L's:
+//! 1. every unit updates its rows i ≥ j: u_i = a_iJ − Σ_{kv<jv} L_{i,kv}·L_{J,kv}ᵀ (four
+//!    vector multiply-add chains, one per column of J, against rows j … j+3, which every unit
+//!    reads from the same shared words); the rows of J publish u to `dblk`; barrier;
+//! 2. every unit factors the 4×4 block of `dblk` itself (the same operations in the same
+//!    order, so the pivot test is uniform), solves its rows below J against it
+//!    (x = u·L_JJ⁻ᵀ) and stores them, and the rows of J store L_JJ's rows; barrier.
 //!
-//! A pivot that is not > 0 (NaN included) stops the matrix with `info = j + 1`; its factor
-//! then holds L's first j columns and zeros. Rows whose block of units lies above j are
-//! skipped (a uniform test), so the work is about the n³/6 multiply-adds of the factorization.
+//! Two barriers per four columns; every word a block writes is its own units' rows.
+//!
+//! A pivot that is not > 0 (NaN included) at column c stops the matrix with `info = c + 1`;
+//! its factor then holds L's first c columns and zeros. Rows above j are skipped, so the
+//! work is about the n³/6 multiply-adds of the factorization.
 use crate::config::SmallConfig;
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
-/// Element `m` (runtime, < 4) of `v`, without a dynamic extract.
-#[cube]
-fn pick<F: Float>(v: Vector<F, Const<4>>, m: usize) -> F {
-    let mut x = v.extract(0usize);
-    x = select(m == 1, v.extract(1usize), x);
-    x = select(m == 2, v.extract(2usize), x);
-    select(m == 3, v.extract(3usize), x)
-}
-
-/// `v` with the elements from `m` on set to zero.
-#[cube]
-fn head<F: Float>(v: Vector<F, Const<4>>, m: usize) -> Vector<F, Const<4>> {
-    let mut w = v;
-    #[unroll]
-    for c in 0..4usize {
-        w.insert(c, select(c < m, v.extract(c), F::new(0.0)));
-    }
-    w
-}
-
-/// `v` with element `m` set to `x`.
-#[cube]
-fn put<F: Float>(v: Vector<F, Const<4>>, m: usize, x: F) -> Vector<F, Const<4>> {
-    let mut w = v;
-    #[unroll]
-    for c in 0..4usize {
-        w.insert(c, select(c == m, x, v.extract(c)));
-    }
-    w
-}
-
 #[cube]
 fn sum4<F: Float>(v: Vector<F, Const<4>>) -> F {
     (v.extract(0usize) + v.extract(1usize)) + (v.extract(2usize) + v.extract(3usize))
+}
+
+#[cube]
+fn vec4<F: Float>(a: F, b: F, c: F, d: F) -> Vector<F, Const<4>> {
+    let mut w = Vector::<F, Const<4>>::broadcast(a);
+    w.insert(1usize, b);
+    w.insert(2usize, c);
+    w.insert(3usize, d);
+    w
 }
 
 /// `src`: matrix `b`'s lower triangle at `ss` (only k ≤ i is read); `dst`: L with zeros above
@@ -74,7 +52,6 @@ pub(crate) fn small_kernel<F: Float>(
     batch: usize,
     #[comptime] cfg: SmallConfig,
 ) {
-    let nb = comptime!(cfg.nb);
     let units = comptime!(cfg.units);
     let rows = comptime!(cfg.nb / cfg.units);
     let nv = comptime!(cfg.nb / 4);
@@ -87,7 +64,7 @@ pub(crate) fn small_kernel<F: Float>(
     }
     let unit = UNIT_POS as usize;
     let mut t = Shared::<[Vector<F, Const<4>>]>::new_slice(comptime!(cfg.nb * (cfg.nb / 4 + 1)));
-    let mut diag = Shared::<[F]>::new_slice(nb);
+    let mut dblk = Shared::<[Vector<F, Const<4>>]>::new_slice(4usize);
     let zero = Vector::<F, Const<4>>::broadcast(F::new(0.0));
 
     // `info` and `flags` are written for every matrix (their buffers start uninitialised).
@@ -97,104 +74,154 @@ pub(crate) fn small_kernel<F: Float>(
     }
     sync_cube();
 
-    // Load: unit e takes vector e (row e / nv, columns 4·(e % nv) + 0..4).
+    // Load: unit e takes vectors e, e + units, … (row e / nv, columns 4·(e % nv) + 0..4),
+    // every read issued before the first store.
+    let per = comptime!(cfg.nb * (cfg.nb / 4) / cfg.units);
     let sb = ss.offset + b * ss.bs;
-    let mut e = unit;
-    while e < nb * nv {
+    let mut vals = Array::<Vector<F, Const<4>>>::new(per);
+    let mut nonfinite = false;
+    #[unroll(cfg.unroll)]
+    for it in 0..per {
+        let e = unit + it * units;
         let i = e / nv;
         let c = e % nv;
         let mut w = zero;
         #[unroll]
         for q in 0..4usize {
             let k = 4 * c + q;
-            let mut v = F::new(0.0);
             if i < n && k <= i {
-                v = src[sb + i * ss.rs + k * ss.cs];
-                let finite = F::abs(v) <= F::new(f32::MAX);
-                if !finite {
-                    bad[0] = 1;
-                }
+                let v = src[sb + i * ss.rs + k * ss.cs];
+                nonfinite = nonfinite || !(F::abs(v) <= F::new(f32::MAX));
+                w.insert(q, v);
             }
-            w.insert(q, v);
         }
-        t[i * ldv + c] = w;
-        e += units;
+        vals[it] = w;
+    }
+    #[unroll(cfg.unroll)]
+    for it in 0..per {
+        let e = unit + it * units;
+        t[(e / nv) * ldv + e % nv] = vals[it];
+    }
+    if nonfinite {
+        bad[0] = 1;
     }
     sync_cube();
 
-    let mut s = Array::<F>::new(rows);
     let mut own = Array::<Vector<F, Const<4>>>::new(rows);
-    let mut acc = Array::<Vector<F, Const<4>>>::new(rows);
-    let mut lq = Array::<Vector<F, Const<4>>>::new(4usize);
     let mut fail = 0usize;
-    let mut j = 0usize;
-    while j < n {
-        let jv = j / 4;
-        let jm = j % 4;
-        let rowj = j * ldv;
-        // The vector holding column j: a_jj, a_ij, and the last (partial) vector of the sums.
-        let dv = t[rowj + jv];
-        let mut d = pick::<F>(dv, jm);
-        let lm = head::<F>(dv, jm);
-        let mut dacc = lm * lm;
+    let blocks = n.div_ceil(4);
+    let mut jv = 0usize;
+    while jv < blocks {
+        let j = 4 * jv;
+        // 1. u_i = a_iJ − L_i,:j · L_J,:jᵀ for the units' rows i ≥ j.
         #[unroll(cfg.unroll)]
         for r in 0..rows {
-            let w = t[(unit + r * units) * ldv + jv];
-            own[r] = w;
-            s[r] = pick::<F>(w, jm);
-            acc[r] = w * lm;
-        }
-        // Four vectors per trip, their loads issued together; then the rest one by one.
-        let mut kv = 0usize;
-        while kv + 4 <= jv {
-            #[unroll]
-            for q in 0..4usize {
-                let lv = t[rowj + kv + q];
-                lq[q] = lv;
-                dacc += lv * lv;
-            }
-            #[unroll(cfg.unroll)]
-            for r in 0..rows {
-                // Uniform: some row of this block is below j.
-                if (r + 1) * units > j + 1 {
-                    let base = (unit + r * units) * ldv + kv;
+            let i = unit + r * units;
+            if i >= j {
+                let base = i * ldv;
+                let mut a0 = zero;
+                let mut a1 = zero;
+                let mut a2 = zero;
+                let mut a3 = zero;
+                let mut kv = 0usize;
+                // Two vectors per trip, their loads issued together; then the last one.
+                while kv + 2 <= jv {
                     #[unroll]
-                    for q in 0..4usize {
-                        acc[r] += t[base + q] * lq[q];
+                    for q in 0..2usize {
+                        let x = t[base + kv + q];
+                        a0 += x * t[j * ldv + kv + q];
+                        a1 += x * t[(j + 1) * ldv + kv + q];
+                        a2 += x * t[(j + 2) * ldv + kv + q];
+                        a3 += x * t[(j + 3) * ldv + kv + q];
                     }
+                    kv += 2;
+                }
+                if kv < jv {
+                    let x = t[base + kv];
+                    a0 += x * t[j * ldv + kv];
+                    a1 += x * t[(j + 1) * ldv + kv];
+                    a2 += x * t[(j + 2) * ldv + kv];
+                    a3 += x * t[(j + 3) * ldv + kv];
+                }
+                let u = t[base + jv]
+                    - vec4::<F>(sum4::<F>(a0), sum4::<F>(a1), sum4::<F>(a2), sum4::<F>(a3));
+                own[r] = u;
+                if i < j + 4 {
+                    dblk[i - j] = u;
                 }
             }
-            kv += 4;
         }
-        while kv < jv {
-            let lv = t[rowj + kv];
-            dacc += lv * lv;
-            #[unroll(cfg.unroll)]
-            for r in 0..rows {
-                acc[r] += t[(unit + r * units) * ldv + kv] * lv;
-            }
-            kv += 1;
+        sync_cube();
+
+        // 2. L_JJ (every unit, identically), then the rows below J.
+        let d0 = dblk[0];
+        let d1 = dblk[1];
+        let d2 = dblk[2];
+        let d3 = dblk[3];
+        let p0 = d0.extract(0usize);
+        let i0 = F::inverse_sqrt(p0);
+        let l00 = p0 * i0;
+        let l10 = d1.extract(0usize) * i0;
+        let l20 = d2.extract(0usize) * i0;
+        let l30 = d3.extract(0usize) * i0;
+        let p1 = d1.extract(1usize) - l10 * l10;
+        let i1 = F::inverse_sqrt(p1);
+        let l11 = p1 * i1;
+        let l21 = (d2.extract(1usize) - l20 * l10) * i1;
+        let l31 = (d3.extract(1usize) - l30 * l10) * i1;
+        let p2 = d2.extract(2usize) - l20 * l20 - l21 * l21;
+        let i2 = F::inverse_sqrt(p2);
+        let l22 = p2 * i2;
+        let l32 = (d3.extract(2usize) - l30 * l20 - l31 * l21) * i2;
+        let p3 = d3.extract(3usize) - l30 * l30 - l31 * l31 - l32 * l32;
+        let i3 = F::inverse_sqrt(p3);
+        let l33 = p3 * i3;
+        // The first column of J (below n) whose pivot is not > 0; 4 if none.
+        let m = n - j;
+        let mut c = 4usize;
+        if !(p3 > F::new(0.0)) && m > 3 {
+            c = 3;
         }
-        d -= sum4::<F>(dacc);
-        if d > F::new(0.0) {
-            let l = F::sqrt(d);
-            let inv = F::new(1.0) / l;
-            #[unroll(cfg.unroll)]
-            for r in 0..rows {
-                let i = unit + r * units;
-                if i > j && i < n {
-                    let x = (s[r] - sum4::<F>(acc[r])) * inv;
-                    t[i * ldv + jv] = put::<F>(own[r], jm, x);
+        if !(p2 > F::new(0.0)) && m > 2 {
+            c = 2;
+        }
+        if !(p1 > F::new(0.0)) && m > 1 {
+            c = 1;
+        }
+        if !(p0 > F::new(0.0)) {
+            c = 0;
+        }
+        #[unroll(cfg.unroll)]
+        for r in 0..rows {
+            let i = unit + r * units;
+            if i >= j && i < n {
+                // Row j + 3 of L_JJ unless replaced below.
+                let q = i - j;
+                let z = F::new(0.0);
+                let mut w = vec4::<F>(l30, l31, l32, l33);
+                if q >= 4 {
+                    let u = own[r];
+                    let x0 = u.extract(0usize) * i0;
+                    let x1 = (u.extract(1usize) - x0 * l10) * i1;
+                    let x2 = (u.extract(2usize) - x0 * l20 - x1 * l21) * i2;
+                    let x3 = (u.extract(3usize) - x0 * l30 - x1 * l31 - x2 * l32) * i3;
+                    w = vec4::<F>(x0, x1, x2, x3);
+                } else if q == 0 {
+                    w = vec4::<F>(l00, z, z, z);
+                } else if q == 1 {
+                    w = vec4::<F>(l10, l11, z, z);
+                } else if q == 2 {
+                    w = vec4::<F>(l20, l21, l22, z);
                 }
+                t[i * ldv + jv] = w;
             }
-            if unit == 0 {
-                diag[j] = l;
-            }
-            sync_cube();
-            j += 1;
+        }
+        sync_cube();
+        if c < 4 {
+            fail = j + c + 1;
+            jv = blocks;
         } else {
-            fail = j + 1;
-            j = n;
+            jv += 1;
         }
     }
 
@@ -214,12 +241,8 @@ pub(crate) fn small_kernel<F: Float>(
             let k = 4 * c + q;
             if k < n {
                 let mut v = F::new(0.0);
-                if k < done {
-                    if k < i {
-                        v = w.extract(q);
-                    } else if k == i {
-                        v = diag[k];
-                    }
+                if k < done && k <= i {
+                    v = w.extract(q);
                 }
                 dst[db + i * sd.rs + k * sd.cs] = v;
             }
