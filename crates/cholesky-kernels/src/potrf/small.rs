@@ -91,7 +91,8 @@ pub(crate) fn small_kernel<F: Float>(
             let k = 4 * c + q;
             if i < n && k <= i {
                 let v = src[sb + i * ss.rs + k * ss.cs];
-                nonfinite = nonfinite || !(F::abs(v) <= F::new(f32::MAX));
+                let finite = F::abs(v) <= F::new(f32::MAX);
+                nonfinite = nonfinite || !finite;
                 w.insert(q, v);
             }
         }
@@ -178,17 +179,21 @@ pub(crate) fn small_kernel<F: Float>(
         let l33 = p3 * i3;
         // The first column of J (below n) whose pivot is not > 0; 4 if none.
         let m = n - j;
+        let ok0 = p0 > F::new(0.0);
+        let ok1 = p1 > F::new(0.0);
+        let ok2 = p2 > F::new(0.0);
+        let ok3 = p3 > F::new(0.0);
         let mut c = 4usize;
-        if !(p3 > F::new(0.0)) && m > 3 {
+        if !ok3 && m > 3 {
             c = 3;
         }
-        if !(p2 > F::new(0.0)) && m > 2 {
+        if !ok2 && m > 2 {
             c = 2;
         }
-        if !(p1 > F::new(0.0)) && m > 1 {
+        if !ok1 && m > 1 {
             c = 1;
         }
-        if !(p0 > F::new(0.0)) {
+        if !ok0 {
             c = 0;
         }
         #[unroll(cfg.unroll)]
