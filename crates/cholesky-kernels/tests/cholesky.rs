@@ -1087,7 +1087,7 @@ fn gemm_case(
 
 #[cube(launch_unchecked)]
 fn rsqrt_kernel(x: &[f32], y: &mut [f32], n: usize) {
-    let i = ABSOLUTE_POS as usize;
+    let i = ABSOLUTE_POS;
     if i < n {
         y[i] = linalg_common::fast::rsqrt::<f32>(x[i]);
     }

@@ -12,6 +12,7 @@ use cubecl::prelude::*;
 /// x take the IEEE path (`1/√x`), so they give what it gives (callers test pivots before
 /// trusting the result).
 #[cube]
+#[allow(clippy::manual_range_contains)] // no range types in #[cube] code
 pub fn rsqrt<F: Float>(x: F) -> F {
     let xf = f32::cast_from(x);
     let bits = u32::reinterpret(xf);

@@ -657,13 +657,39 @@ fn gemm_kernel<F: Float>(
         k0 = next;
     }
 
+    // The old C values of each group of rows are all read before the group is stored.
+    let rg = comptime!(c_rows_per_group(cfg.tm, cfg.tn));
+    let mut old = Array::<F>::new(comptime!(c_rows_per_group(cfg.tm, cfg.tn) * cfg.tn));
     #[unroll(cfg.unroll)]
-    for r in 0..tm {
-        let gi = row0 + uy + r * uy_n;
+    for g in 0..comptime!(cfg.tm / c_rows_per_group(cfg.tm, cfg.tn)) {
         #[unroll(cfg.unroll)]
-        for s in 0..tn {
-            let gj = col0 + ux + s * ux_n;
-            store_c(c, c_base, &sc, &dims, gi, gj, acc[r * tn + s], op);
+        for rr in 0..rg {
+            let gi = row0 + uy + (g * rg + rr) * uy_n;
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = col0 + ux + s * ux_n;
+                old[rr * tn + s] = load_c(c, c_base, &sc, &dims, gi, gj, op);
+            }
+        }
+        #[unroll(cfg.unroll)]
+        for rr in 0..rg {
+            let r = g * rg + rr;
+            let gi = row0 + uy + r * uy_n;
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = col0 + ux + s * ux_n;
+                put_c(
+                    c,
+                    c_base,
+                    &sc,
+                    &dims,
+                    gi,
+                    gj,
+                    acc[r * tn + s],
+                    old[rr * tn + s],
+                    op,
+                );
+            }
         }
     }
 }
@@ -712,8 +738,66 @@ pub fn tile_at(
     }
 }
 
-/// C(gi, gj) ← β·C(gi, gj) ± v, where (gi, gj) lies inside C (and on or below its diagonal
-/// with `lower_only`); elsewhere nothing.
+/// Whether the tile writes C(gi, gj): inside C, and on or below its diagonal with
+/// `lower_only`.
+#[cube]
+fn c_writes(dims: &MatArgs, gi: usize, gj: usize, #[comptime] op: GemmOp) -> bool {
+    let mut write = gi < dims.m && gj < dims.n;
+    if comptime!(op.lower_only) {
+        write = write && gj <= gi;
+    }
+    write
+}
+
+/// C(gi, gj)'s old value where the tile writes it and `op` accumulates; else 0.
+#[cube]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)] // comptime test, then runtime
+pub(crate) fn load_c<F: Float>(
+    c: &mut [F],
+    c_base: usize,
+    sc: &Strides,
+    dims: &MatArgs,
+    gi: usize,
+    gj: usize,
+    #[comptime] op: GemmOp,
+) -> F {
+    let mut x = F::new(0.0);
+    if comptime!(op.accumulate) {
+        if c_writes(dims, gi, gj, op) {
+            x = c[c_base + gi * sc.rs + gj * sc.cs];
+        }
+    }
+    x
+}
+
+/// C(gi, gj) ← old ± v (`old` from [`load_c`]; ignored unless `op` accumulates) where the
+/// tile writes C(gi, gj); elsewhere nothing.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn put_c<F: Float>(
+    c: &mut [F],
+    c_base: usize,
+    sc: &Strides,
+    dims: &MatArgs,
+    gi: usize,
+    gj: usize,
+    v: F,
+    old: F,
+    #[comptime] op: GemmOp,
+) {
+    if c_writes(dims, gi, gj, op) {
+        let mut x = v;
+        if comptime!(op.negate) {
+            x = -x;
+        }
+        if comptime!(op.accumulate) {
+            x += old;
+        }
+        c[c_base + gi * sc.rs + gj * sc.cs] = x;
+    }
+}
+
+/// C(gi, gj) ← C(gi, gj) ± v where the tile writes it ([`load_c`] then [`put_c`]).
 #[cube]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn store_c<F: Float>(
@@ -726,20 +810,19 @@ pub(crate) fn store_c<F: Float>(
     v: F,
     #[comptime] op: GemmOp,
 ) {
-    let mut write = gi < dims.m && gj < dims.n;
-    if comptime!(op.lower_only) {
-        write = write && gj <= gi;
-    }
-    if write {
-        let at = c_base + gi * sc.rs + gj * sc.cs;
-        let mut x = v;
-        if comptime!(op.negate) {
-            x = -x;
-        }
-        if comptime!(op.accumulate) {
-            x += c[at];
-        }
-        c[at] = x;
+    let old = load_c(c, c_base, sc, dims, gi, gj, op);
+    put_c(c, c_base, sc, dims, gi, gj, v, old, op);
+}
+
+/// Rows of a unit's tm×tn results whose old C values are read together before any of them is
+/// stored (C's loads and stores may alias, so the compiler keeps each load behind the stores
+/// before it): about 16 loads in flight instead of one.
+pub(crate) const fn c_rows_per_group(tm: usize, tn: usize) -> usize {
+    let r = if tn >= 16 { 1 } else { 16 / tn };
+    if r <= tm && tm.is_multiple_of(r) {
+        r
+    } else {
+        1
     }
 }
 

@@ -9,7 +9,9 @@
 //! banks), so one K step costs a unit tm/4 + tn/4 vector reads for tm·tn multiply-adds instead
 //! of tm + tn scalar ones. Two shared windows alternate: the next window is stored while the
 //! current one is read, one barrier per K window.
-use crate::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, store_c, tile_at};
+use crate::gemm::{
+    GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, c_rows_per_group, load_c, put_c, tile_at,
+};
 use cubecl::prelude::*;
 
 type V4<F> = Vector<F, Const<4>>;
@@ -139,13 +141,40 @@ pub fn gemm_vec_tile<F: Float>(
         k0 = next;
     }
 
+    // The old C values of each group of rows are all read before the group is stored.
+    let rg = comptime!(c_rows_per_group(cfg.tm, cfg.tn));
+    let mut old = Array::<F>::new(comptime!(c_rows_per_group(cfg.tm, cfg.tn) * cfg.tn));
     #[unroll(cfg.unroll)]
-    for r in 0..tm {
-        let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
+    for g in 0..comptime!(cfg.tm / c_rows_per_group(cfg.tm, cfg.tn)) {
         #[unroll(cfg.unroll)]
-        for s in 0..tn {
-            let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
-            store_c(c, c_base, sc, dims, gi, gj, acc[r * tn + s], op);
+        for rr in 0..rg {
+            let r = g * rg + rr;
+            let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
+                old[rr * tn + s] = load_c(c, c_base, sc, dims, gi, gj, op);
+            }
+        }
+        #[unroll(cfg.unroll)]
+        for rr in 0..rg {
+            let r = g * rg + rr;
+            let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
+                put_c(
+                    c,
+                    c_base,
+                    sc,
+                    dims,
+                    gi,
+                    gj,
+                    acc[r * tn + s],
+                    old[rr * tn + s],
+                    op,
+                );
+            }
         }
     }
 }
