@@ -657,23 +657,23 @@ fn gemm_kernel<F: Float>(
         k0 = next;
     }
 
-    // The old C values of each group of rows are all read before the group is stored.
-    let rg = comptime!(c_rows_per_group(cfg.tm, cfg.tn));
-    let mut old = Array::<F>::new(comptime!(c_rows_per_group(cfg.tm, cfg.tn) * cfg.tn));
-    #[unroll(cfg.unroll)]
-    for g in 0..comptime!(cfg.tm / c_rows_per_group(cfg.tm, cfg.tn)) {
+    // Small tiles (the K = 32–64 updates, whose epilogue is a large part of the time) read
+    // all their old C values before storing any: C's loads could not pass its stores (same
+    // buffer), one load–store chain per element. Larger tiles keep the chain (batching there
+    // cost potrf 16384 7 %).
+    if comptime!(cfg.tm * cfg.tn <= C_BATCH_MAX) {
+        let mut old = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
         #[unroll(cfg.unroll)]
-        for rr in 0..rg {
-            let gi = row0 + uy + (g * rg + rr) * uy_n;
+        for r in 0..tm {
+            let gi = row0 + uy + r * uy_n;
             #[unroll(cfg.unroll)]
             for s in 0..tn {
                 let gj = col0 + ux + s * ux_n;
-                old[rr * tn + s] = load_c(c, c_base, &sc, &dims, gi, gj, op);
+                old[r * tn + s] = load_c(c, c_base, &sc, &dims, gi, gj, op);
             }
         }
         #[unroll(cfg.unroll)]
-        for rr in 0..rg {
-            let r = g * rg + rr;
+        for r in 0..tm {
             let gi = row0 + uy + r * uy_n;
             #[unroll(cfg.unroll)]
             for s in 0..tn {
@@ -686,9 +686,19 @@ fn gemm_kernel<F: Float>(
                     gi,
                     gj,
                     acc[r * tn + s],
-                    old[rr * tn + s],
+                    old[r * tn + s],
                     op,
                 );
+            }
+        }
+    } else {
+        #[unroll(cfg.unroll)]
+        for r in 0..tm {
+            let gi = row0 + uy + r * uy_n;
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = col0 + ux + s * ux_n;
+                store_c(c, c_base, &sc, &dims, gi, gj, acc[r * tn + s], op);
             }
         }
     }
@@ -814,17 +824,8 @@ pub(crate) fn store_c<F: Float>(
     put_c(c, c_base, sc, dims, gi, gj, v, old, op);
 }
 
-/// Rows of a unit's tm×tn results whose old C values are read together before any of them is
-/// stored (C's loads and stores may alias, so the compiler keeps each load behind the stores
-/// before it): about 16 loads in flight instead of one.
-pub(crate) const fn c_rows_per_group(tm: usize, tn: usize) -> usize {
-    let r = if tn >= 16 { 1 } else { 16 / tn };
-    if r <= tm && tm.is_multiple_of(r) {
-        r
-    } else {
-        1
-    }
-}
+/// Largest per-unit tile (tm·tn) whose old C values are all read before any is stored.
+pub(crate) const C_BATCH_MAX: usize = 16;
 
 /// Load this unit's share of the A window (tile_m rows × tile_k columns at (row0, k0)) and the
 /// B window (tile_k × tile_n at (k0, col0)) into registers.

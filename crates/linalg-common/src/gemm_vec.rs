@@ -10,7 +10,8 @@
 //! of tm + tn scalar ones. Two shared windows alternate: the next window is stored while the
 //! current one is read, one barrier per K window.
 use crate::gemm::{
-    GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, c_rows_per_group, load_c, put_c, tile_at,
+    C_BATCH_MAX, GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, load_c, put_c, store_c,
+    tile_at,
 };
 use cubecl::prelude::*;
 
@@ -141,24 +142,23 @@ pub fn gemm_vec_tile<F: Float>(
         k0 = next;
     }
 
-    // The old C values of each group of rows are all read before the group is stored.
-    let rg = comptime!(c_rows_per_group(cfg.tm, cfg.tn));
-    let mut old = Array::<F>::new(comptime!(c_rows_per_group(cfg.tm, cfg.tn) * cfg.tn));
-    #[unroll(cfg.unroll)]
-    for g in 0..comptime!(cfg.tm / c_rows_per_group(cfg.tm, cfg.tn)) {
+    // Small tiles (the K = 32–64 updates, whose epilogue is a large part of the time) read
+    // all their old C values before storing any: C's loads could not pass its stores (same
+    // buffer), one load–store chain per element. Larger tiles keep the chain (batching there
+    // cost potrf 16384 7 %).
+    if comptime!(cfg.tm * cfg.tn <= C_BATCH_MAX) {
+        let mut old = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
         #[unroll(cfg.unroll)]
-        for rr in 0..rg {
-            let r = g * rg + rr;
+        for r in 0..tm {
             let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
             #[unroll(cfg.unroll)]
             for s in 0..tn {
                 let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
-                old[rr * tn + s] = load_c(c, c_base, sc, dims, gi, gj, op);
+                old[r * tn + s] = load_c(c, c_base, sc, dims, gi, gj, op);
             }
         }
         #[unroll(cfg.unroll)]
-        for rr in 0..rg {
-            let r = g * rg + rr;
+        for r in 0..tm {
             let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
             #[unroll(cfg.unroll)]
             for s in 0..tn {
@@ -171,9 +171,19 @@ pub fn gemm_vec_tile<F: Float>(
                     gi,
                     gj,
                     acc[r * tn + s],
-                    old[rr * tn + s],
+                    old[r * tn + s],
                     op,
                 );
+            }
+        }
+    } else {
+        #[unroll(cfg.unroll)]
+        for r in 0..tm {
+            let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
+                store_c(c, c_base, sc, dims, gi, gj, acc[r * tn + s], op);
             }
         }
     }

@@ -5,7 +5,6 @@
 //!   tiles), and [`gemm_tc`], the same contract on tensor cores at f32 accuracy
 //!   (error-compensated 3×TF32); [`copy`]: strided copies, identity
 //!   fills and non-finite checks;
-//! - [`fast`]: a pivot reciprocal square root the CUDA back end would expand slowly;
 //! - [`device`]: which runtime a binary or test runs on (CUDA when linked and present, else the
 //!   CPU runtime), said out loud so a run never claims coverage it did not have;
 //! - [`launch`]: the hardware facts kernels are configured from (plane width, units per cube,
@@ -16,7 +15,6 @@
 //! - [`matgen`]: test matrices by class (dense, graded, rank-deficient, clustered, zero columns).
 pub mod copy;
 pub mod device;
-pub mod fast;
 pub mod gemm;
 pub mod gemm_tc;
 pub mod gemm_vec;

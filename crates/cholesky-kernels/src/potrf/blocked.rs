@@ -20,7 +20,6 @@
 //! `info = d0 + column + 1`, as [`super::leaf`] does; columns after it are not meaningful.
 use crate::config::{BlockedLeafConfig, LeafStage};
 use cubecl::prelude::*;
-use linalg_common::fast::rsqrt;
 use linalg_common::gemm::Strides;
 
 /// `src`: the lower triangle of block `CUBE_POS_X` along the diagonal of the region starting
@@ -431,7 +430,7 @@ fn diag_sub<F: Float>(
                 }
                 p = F::new(1.0);
             }
-            let s = rsqrt::<F>(p);
+            let s = F::inverse_sqrt(p);
             let inv_p = s * s;
             // a_ik −= (a_ij/p)·a_kj with column j unscaled: its shuffles do not wait for the
             // pivot's square root.

@@ -17,7 +17,6 @@
 //! X_i· −= l_ij·X_j· for i > j (L in shared memory).
 use crate::config::{LeafConfig, LeafStage};
 use cubecl::prelude::*;
-use linalg_common::fast::rsqrt;
 use linalg_common::gemm::Strides;
 
 /// `src`: the lower triangle of block `CUBE_POS_X` along the diagonal of the region starting
@@ -112,7 +111,7 @@ pub(crate) fn leaf_kernel<F: Float>(
             let p = buf[cur + j];
             if p > F::new(0.0) {
                 // One reciprocal square root on the step's critical path (no division).
-                let inv_s = rsqrt::<F>(p);
+                let inv_s = F::inverse_sqrt(p);
                 let inv_p = inv_s * inv_s;
                 #[unroll(cfg.unroll)]
                 for a in 0..ey {

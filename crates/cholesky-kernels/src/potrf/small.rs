@@ -20,7 +20,6 @@
 //! work is about the n³/6 multiply-adds of the factorization.
 use crate::config::SmallConfig;
 use cubecl::prelude::*;
-use linalg_common::fast::rsqrt;
 use linalg_common::gemm::Strides;
 
 #[cube]
@@ -125,29 +124,25 @@ pub(crate) fn small_kernel<F: Float>(
                 let mut a1 = zero;
                 let mut a2 = zero;
                 let mut a3 = zero;
-                let rj = j * ldv;
                 let mut kv = 0usize;
-                // Four vectors per trip, their loads issued together; then one at a time.
-                while kv + 4 <= jv {
+                // Two vectors per trip, their loads issued together; then the last one.
+                while kv + 2 <= jv {
                     #[unroll]
-                    for q in 0..4usize {
+                    for q in 0..2usize {
                         let x = t[base + kv + q];
-                        let pj = rj + kv + q;
-                        a0 += x * t[pj];
-                        a1 += x * t[pj + ldv];
-                        a2 += x * t[pj + 2 * ldv];
-                        a3 += x * t[pj + 3 * ldv];
+                        a0 += x * t[j * ldv + kv + q];
+                        a1 += x * t[(j + 1) * ldv + kv + q];
+                        a2 += x * t[(j + 2) * ldv + kv + q];
+                        a3 += x * t[(j + 3) * ldv + kv + q];
                     }
-                    kv += 4;
+                    kv += 2;
                 }
-                while kv < jv {
+                if kv < jv {
                     let x = t[base + kv];
-                    let pj = rj + kv;
-                    a0 += x * t[pj];
-                    a1 += x * t[pj + ldv];
-                    a2 += x * t[pj + 2 * ldv];
-                    a3 += x * t[pj + 3 * ldv];
-                    kv += 1;
+                    a0 += x * t[j * ldv + kv];
+                    a1 += x * t[(j + 1) * ldv + kv];
+                    a2 += x * t[(j + 2) * ldv + kv];
+                    a3 += x * t[(j + 3) * ldv + kv];
                 }
                 let u = t[base + jv]
                     - vec4::<F>(sum4::<F>(a0), sum4::<F>(a1), sum4::<F>(a2), sum4::<F>(a3));
@@ -165,22 +160,22 @@ pub(crate) fn small_kernel<F: Float>(
         let d2 = dblk[2];
         let d3 = dblk[3];
         let p0 = d0.extract(0usize);
-        let i0 = rsqrt::<F>(p0);
+        let i0 = F::inverse_sqrt(p0);
         let l00 = p0 * i0;
         let l10 = d1.extract(0usize) * i0;
         let l20 = d2.extract(0usize) * i0;
         let l30 = d3.extract(0usize) * i0;
         let p1 = d1.extract(1usize) - l10 * l10;
-        let i1 = rsqrt::<F>(p1);
+        let i1 = F::inverse_sqrt(p1);
         let l11 = p1 * i1;
         let l21 = (d2.extract(1usize) - l20 * l10) * i1;
         let l31 = (d3.extract(1usize) - l30 * l10) * i1;
         let p2 = d2.extract(2usize) - l20 * l20 - l21 * l21;
-        let i2 = rsqrt::<F>(p2);
+        let i2 = F::inverse_sqrt(p2);
         let l22 = p2 * i2;
         let l32 = (d3.extract(2usize) - l30 * l20 - l31 * l21) * i2;
         let p3 = d3.extract(3usize) - l30 * l30 - l31 * l31 - l32 * l32;
-        let i3 = rsqrt::<F>(p3);
+        let i3 = F::inverse_sqrt(p3);
         let l33 = p3 * i3;
         // The first column of J (below n) whose pivot is not > 0; 4 if none.
         let m = n - j;
