@@ -657,51 +657,7 @@ fn gemm_kernel<F: Float>(
         k0 = next;
     }
 
-    // Small tiles (the K = 32–64 updates, whose epilogue is a large part of the time) read
-    // all their old C values before storing any: C's loads could not pass its stores (same
-    // buffer), one load–store chain per element. Larger tiles keep the chain (batching there
-    // cost potrf 16384 7 %).
-    if comptime!(cfg.tm * cfg.tn <= C_BATCH_MAX) {
-        let mut old = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = row0 + uy + r * uy_n;
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = col0 + ux + s * ux_n;
-                old[r * tn + s] = load_c(c, c_base, &sc, &dims, gi, gj, op);
-            }
-        }
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = row0 + uy + r * uy_n;
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = col0 + ux + s * ux_n;
-                put_c(
-                    c,
-                    c_base,
-                    &sc,
-                    &dims,
-                    gi,
-                    gj,
-                    acc[r * tn + s],
-                    old[r * tn + s],
-                    op,
-                );
-            }
-        }
-    } else {
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = row0 + uy + r * uy_n;
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = col0 + ux + s * ux_n;
-                store_c(c, c_base, &sc, &dims, gi, gj, acc[r * tn + s], op);
-            }
-        }
-    }
+    store_tile(c, c_base, &sc, &dims, &acc, row0, col0, uy, ux, cfg, op);
 }
 
 /// Where a cube's tile of C lies: batch index, first row and column, and K of that batch
@@ -822,6 +778,80 @@ pub(crate) fn store_c<F: Float>(
 ) {
     let old = load_c(c, c_base, sc, dims, gi, gj, op);
     put_c(c, c_base, sc, dims, gi, gj, v, old, op);
+}
+
+/// Row (column) of C holding a unit's r-th row (column) of results: with vector tiles
+/// (`gemm_vec`) runs of 4 every 4·units, else every units-th from the unit's own.
+#[cube]
+fn result_index(
+    origin: usize,
+    u: usize,
+    r: usize,
+    #[comptime] units: usize,
+    #[comptime] vector: bool,
+) -> usize {
+    if comptime!(vector) {
+        origin + (r / 4) * (4 * units) + 4 * u + r % 4
+    } else {
+        origin + u + r * units
+    }
+}
+
+/// A unit's tm×tn results `acc` into C (unit (uy, ux) of the tile at (row0, col0)).
+///
+/// Small per-unit tiles (the 4×4 of the K = 32–64 updates, whose epilogue is a large part of
+/// their time) read all their old C values before storing any: C's loads cannot pass its
+/// stores (same buffer), so one load–store chain per element waits on memory tm·tn times.
+/// Larger tiles keep the chain (batching there cost potrf 16384² 7 % on the H200).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn store_tile<F: Float>(
+    c: &mut [F],
+    c_base: usize,
+    sc: &Strides,
+    dims: &MatArgs,
+    acc: &Array<F>,
+    row0: usize,
+    col0: usize,
+    uy: usize,
+    ux: usize,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] op: GemmOp,
+) {
+    let (tm, tn, uy_n, ux_n) = comptime!((cfg.tm, cfg.tn, cfg.units_y, cfg.units_x));
+    let vector = comptime!(cfg.vector);
+    if comptime!(cfg.tm * cfg.tn <= C_BATCH_MAX) {
+        let mut old = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
+        #[unroll(cfg.unroll)]
+        for r in 0..tm {
+            let gi = result_index(row0, uy, r, uy_n, vector);
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = result_index(col0, ux, s, ux_n, vector);
+                old[r * tn + s] = load_c(c, c_base, sc, dims, gi, gj, op);
+            }
+        }
+        #[unroll(cfg.unroll)]
+        for r in 0..tm {
+            let gi = result_index(row0, uy, r, uy_n, vector);
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = result_index(col0, ux, s, ux_n, vector);
+                let (v, o) = (acc[r * tn + s], old[r * tn + s]);
+                put_c(c, c_base, sc, dims, gi, gj, v, o, op);
+            }
+        }
+    } else {
+        #[unroll(cfg.unroll)]
+        for r in 0..tm {
+            let gi = result_index(row0, uy, r, uy_n, vector);
+            #[unroll(cfg.unroll)]
+            for s in 0..tn {
+                let gj = result_index(col0, ux, s, ux_n, vector);
+                store_c(c, c_base, sc, dims, gi, gj, acc[r * tn + s], op);
+            }
+        }
+    }
 }
 
 /// Largest per-unit tile (tm·tn) whose old C values are all read before any is stored.

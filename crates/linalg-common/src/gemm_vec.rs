@@ -9,10 +9,7 @@
 //! banks), so one K step costs a unit tm/4 + tn/4 vector reads for tm·tn multiply-adds instead
 //! of tm + tn scalar ones. Two shared windows alternate: the next window is stored while the
 //! current one is read, one barrier per K window.
-use crate::gemm::{
-    C_BATCH_MAX, GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, load_c, put_c, store_c,
-    tile_at,
-};
+use crate::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, store_tile, tile_at};
 use cubecl::prelude::*;
 
 type V4<F> = Vector<F, Const<4>>;
@@ -142,51 +139,7 @@ pub fn gemm_vec_tile<F: Float>(
         k0 = next;
     }
 
-    // Small tiles (the K = 32–64 updates, whose epilogue is a large part of the time) read
-    // all their old C values before storing any: C's loads could not pass its stores (same
-    // buffer), one load–store chain per element. Larger tiles keep the chain (batching there
-    // cost potrf 16384 7 %).
-    if comptime!(cfg.tm * cfg.tn <= C_BATCH_MAX) {
-        let mut old = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
-                old[r * tn + s] = load_c(c, c_base, sc, dims, gi, gj, op);
-            }
-        }
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
-                put_c(
-                    c,
-                    c_base,
-                    sc,
-                    dims,
-                    gi,
-                    gj,
-                    acc[r * tn + s],
-                    old[r * tn + s],
-                    op,
-                );
-            }
-        }
-    } else {
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = row0 + (r / 4) * (4 * uy_n) + 4 * uy + r % 4;
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = col0 + (s / 4) * (4 * ux_n) + 4 * ux + s % 4;
-                store_c(c, c_base, sc, dims, gi, gj, acc[r * tn + s], op);
-            }
-        }
-    }
+    store_tile(c, c_base, sc, dims, &acc, row0, col0, uy, ux, cfg, op);
 }
 
 /// This unit's share of the A window (rows `row0..`, K `k0..`: x = rows, stride rs) and of the
