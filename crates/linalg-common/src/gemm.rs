@@ -718,7 +718,7 @@ fn c_writes(dims: &MatArgs, gi: usize, gj: usize, #[comptime] op: GemmOp) -> boo
 /// C(gi, gj)'s old value where the tile writes it and `op` accumulates; else 0.
 #[cube]
 #[allow(clippy::too_many_arguments, clippy::collapsible_if)] // comptime test, then runtime
-pub(crate) fn load_c<F: Float>(
+fn load_c<F: Float>(
     c: &mut [F],
     c_base: usize,
     sc: &Strides,
@@ -740,7 +740,7 @@ pub(crate) fn load_c<F: Float>(
 /// tile writes C(gi, gj); elsewhere nothing.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn put_c<F: Float>(
+fn put_c<F: Float>(
     c: &mut [F],
     c_base: usize,
     sc: &Strides,
@@ -855,7 +855,7 @@ pub(crate) fn store_tile<F: Float>(
 }
 
 /// Largest per-unit tile (tm·tn) whose old C values are all read before any is stored.
-pub(crate) const C_BATCH_MAX: usize = 16;
+const C_BATCH_MAX: usize = 16;
 
 /// Load this unit's share of the A window (tile_m rows × tile_k columns at (row0, k0)) and the
 /// B window (tile_k × tile_n at (k0, col0)) into registers.
