@@ -33,6 +33,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--tc-sweep]     (3×TF32 tensor-core GEMM tilings: TFLOP/s, error, potrf with them, printed only)
       [--qr-crossover] (qr reduced on tall shapes, TSQR path against blocked geqrf, printed only)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
+      [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
 
 fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {
@@ -243,6 +244,17 @@ fn main() {
             check_max,
         };
         qr::qr_crossover(&ctx);
+        return;
+    }
+    if args.flag("orgqr-sweep") {
+        let ctx = Bench {
+            client: &client,
+            kind: &kind,
+            filter: &filter,
+            samples: samples.min(5),
+            check_max,
+        };
+        qr::orgqr_sweep(&ctx);
         return;
     }
     if args.flag("qr-sweep") {

@@ -8,7 +8,6 @@ use linalg_common::gemm::GemmKernel;
 use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
 use linalg_common::rng::uniform_vec;
-use qr_kernels::tsqr::TsqrParams;
 use qr_kernels::{MatrixRef, QrMode, QrParams, geqrf, householder_product, qr};
 use qrchol::timing::measure;
 
@@ -246,8 +245,9 @@ pub fn qr_crossover(ctx: &Bench) {
     }
 }
 
-/// geqrf over panel widths and the TSQR-panel threshold (`tsqr_panel_rows`; "off": the
-/// one-cube panel only) on a few shapes, with the accuracy of 1×1024² (printed only).
+/// geqrf over panel widths, the TSQR-panel threshold (`tsqr_panel_rows`; "off": the
+/// one-cube panel only) and the panel kernel's row groups on a few shapes, with the accuracy
+/// of 1×1024² (printed only).
 pub fn qr_sweep(ctx: &Bench) {
     let client = ctx.client;
     let shapes = [
@@ -259,7 +259,7 @@ pub fn qr_sweep(ctx: &Bench) {
         (60, 1024),
         (32, 512),
     ];
-    print!("{:<26}", "panel x tsqr rows b/pl tc");
+    print!("{:<26}", "panel x tsqr rows g tc");
     for (b, n) in shapes {
         print!(" {:>10}", format!("{b}x{n}²"));
     }
@@ -275,33 +275,32 @@ pub fn qr_sweep(ctx: &Bench) {
         .iter()
         .map(|a| client.create_from_slice(f32::as_bytes(a)))
         .collect();
-    // (panel, tsqr_panel_rows, TSQR rows per block and planes (0: geqrf's default), big
-    // updates on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default)).
+    // (panel, tsqr_panel_rows, row groups of the panel kernel (0: the default), big updates
+    // on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default)).
     let configs = [
-        (32usize, usize::MAX, 0usize, 0usize, 0usize),
-        (32, 1024, 512, 16, 0),
-        (32, 512, 0, 0, 0),
-        (32, 256, 0, 0, 0),
-        (32, 512, 0, 0, 1024),
-        (64, 512, 0, 0, 0),
+        (32usize, 512usize, 0usize, 0usize),
+        (32, 256, 0, 0),
+        (32, 256, 16, 0),
+        (64, 512, 0, 0),
+        (64, 256, 0, 0),
+        (64, 256, 16, 0),
     ];
-    for (panel, rows, tb, tp, tc) in configs {
+    for (panel, rows, groups, tc) in configs {
         let p = QrParams {
             panel: Some(panel),
             tsqr_panel_rows: Some(rows),
-            tsqr_panel_params: (tb > 0).then_some(TsqrParams {
-                rows_per_block: Some(tb),
-                planes_per_cube: Some(tp),
-            }),
+            panel_rows: (groups > 0).then_some(groups),
             gemm_big: (tc > 0).then_some(GemmKernel::Tf32x3(TC_DEFAULT)),
             big_from: (tc > 0).then_some(tc),
             ..QrParams::default()
         };
-        let mut label = match (rows, tb) {
-            (usize::MAX, _) => "off".to_string(),
-            (r, 0) => r.to_string(),
-            (r, _) => format!("{r} {tb}/{tp}"),
+        let mut label = match rows {
+            usize::MAX => "off".to_string(),
+            r => r.to_string(),
         };
+        if groups > 0 {
+            label += &format!(" g{groups}");
+        }
         if tc > 0 {
             label += &format!(" tc{tc}");
         }
@@ -326,5 +325,111 @@ pub fn qr_sweep(ctx: &Bench) {
             .expect("read");
         let (o, r) = geqrf_check(&inputs[0], &f.h, &f.tau, n);
         println!(" {o:>9.2e} {r:>9.2e}");
+    }
+}
+
+/// householder_product over the block width of the given-reflector path (`apply_block`) and
+/// the row threshold of that path (`tsqr_panel_rows`; "off": the panel kernel's blocks), with
+/// the 64×64 or the 128×128 GEMM tiles for the big updates, on geqrf's output of a few shapes;
+/// with ‖QᵀQ − I‖₁ and the largest difference from Q formed on the host of 1×1024² (printed
+/// only).
+pub fn orgqr_sweep(ctx: &Bench) {
+    use linalg_common::gemm::BIG_TILES;
+    let client = ctx.client;
+    let shapes = [
+        (1usize, 1024usize),
+        (1, 4096),
+        (1, 8192),
+        (2, 4096),
+        (8, 2048),
+        (60, 1024),
+        (32, 512),
+        (40, 352),
+        (40, 176),
+    ];
+    print!("{:<22}", "block rows tiles");
+    for (b, n) in shapes {
+        print!(" {:>10}", format!("{b}x{n}²"));
+    }
+    println!(
+        " {:>9} {:>9}   (orgqr ms; accuracy of 1x1024²)",
+        "orth", "vs host"
+    );
+    let inputs: Vec<_> = shapes
+        .iter()
+        .map(|&(b, n)| uniform_vec(3, b * n * n))
+        .collect();
+    let factors: Vec<_> = shapes
+        .iter()
+        .zip(&inputs)
+        .map(|(&(b, n), a)| {
+            let h = client.create_from_slice(f32::as_bytes(a));
+            geqrf(client, MatrixRef::dense(&h, b, n, n), &QrParams::default()).expect("geqrf")
+        })
+        .collect();
+    let n0 = shapes[0].1;
+    let f0 = factors[0].clone().read(client).expect("read");
+    let q_host = q_from_reflectors(&f0.h[..n0 * n0], &f0.tau[..n0], n0, n0, n0);
+    // (apply_block (0: the default), tsqr_panel_rows (0: the default), 128×128 big tiles).
+    let configs = [
+        (0usize, 0usize, false),
+        (64, 0, false),
+        (128, 0, false),
+        (128, 0, true),
+        (64, 256, false),
+        (32, 256, false),
+        (0, usize::MAX, false),
+    ];
+    for (block, rows, big) in configs {
+        let p = QrParams {
+            apply_block: (block > 0).then_some(block),
+            tsqr_panel_rows: (rows > 0).then_some(rows),
+            gemm_big: big.then_some(GemmKernel::Simt(BIG_TILES)),
+            ..QrParams::default()
+        };
+        let label = format!(
+            "{} {} {}",
+            if block > 0 {
+                block.to_string()
+            } else {
+                "def".into()
+            },
+            match rows {
+                0 => "def".to_string(),
+                usize::MAX => "off".to_string(),
+                r => r.to_string(),
+            },
+            if big { "128x128" } else { "64x64" }
+        );
+        print!("{label:<22}");
+        for f in &factors {
+            match householder_product(client, f.h_ref(), f.tau_ref(), &p) {
+                Ok(_) => {
+                    let (d, w) = measure(client, ctx.samples, 0.05, || {
+                        let _ =
+                            householder_product(client, f.h_ref(), f.tau_ref(), &p).expect("orgqr");
+                    });
+                    print!(" {:>10.3}", d.unwrap_or(w) * 1e3);
+                }
+                Err(_) => print!(" {:>10}", "-"),
+            }
+        }
+        let q = householder_product(client, factors[0].h_ref(), factors[0].tau_ref(), &p)
+            .expect("orgqr")
+            .read(client)
+            .expect("read")
+            .data;
+        let q64: Vec<f64> = q.iter().map(|&x| x as f64).collect();
+        let qt: Vec<f64> = (0..n0 * n0).map(|x| q64[(x % n0) * n0 + x / n0]).collect();
+        let mut g = linalg_common::reference::matmul(&qt, &q64, n0, n0, n0);
+        for i in 0..n0 {
+            g[i * n0 + i] -= 1.0;
+        }
+        let diff = q64
+            .iter()
+            .zip(&q_host)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        println!(" {:>9.2e} {diff:>9.2e}", norm1(&g, n0, n0));
     }
 }

@@ -292,16 +292,29 @@ pub fn strided_inputs(client: &Client) {
 }
 
 pub fn householder_product_and_apply_q(client: &Client) {
-    // The one-cube panel, and (every panel) T from the GEMM Gram matrix.
-    hp_and_apply_q_with(client, small_panels());
-    hp_and_apply_q_with(client, tsqr_panels(8));
+    // The one-cube panel's blocks, and given reflectors in wide blocks whose T come from GEMM
+    // Gram matrices: the default width, ragged blocks of 16 and of 5 formed two and three at a
+    // time, and a single tall matrix one block at a time (its Gram product split along K).
+    let shapes = [(50usize, 30usize), (30, 50), (33, 33)];
+    hp_and_apply_q_with(client, small_panels(), 2, &shapes);
+    hp_and_apply_q_with(client, tsqr_panels(8), 2, &shapes);
+    for (block, group) in [(16, 2), (5, 3), (16, 1)] {
+        let params = QrParams {
+            apply_block: Some(block),
+            apply_group: Some(group),
+            ..tsqr_panels(8)
+        };
+        hp_and_apply_q_with(client, params, 2, &shapes);
+        if group == 1 {
+            hp_and_apply_q_with(client, params, 1, &[(700, 40)]);
+        }
+    }
 }
 
-fn hp_and_apply_q_with(client: &Client, params: QrParams) {
-    for &(m, n) in &[(50usize, 30usize), (30, 50), (33, 33)] {
-        let batch = 2;
+fn hp_and_apply_q_with(client: &Client, params: QrParams, batch: usize, shapes: &[(usize, usize)]) {
+    for &(m, n) in shapes {
         let k = m.min(n);
-        let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m + n) as u64);
+        let a = batch_of(&vec![MatrixClass::Dense; batch], m, n, (m + n) as u64);
         let ah = client.create_from_slice(f32::as_bytes(&a));
         let f = geqrf(client, MatrixRef::dense(&ah, batch, m, n), &params).expect("geqrf");
         let host = f.clone().read(client).expect("read");
@@ -342,7 +355,7 @@ fn hp_and_apply_q_with(client: &Client, params: QrParams) {
             for transpose in [false, true] {
                 let nc = 7;
                 let (cr, cc) = if side == Side::Left { (m, nc) } else { (nc, m) };
-                let c: Vec<f32> = batch_of(&[MatrixClass::Dense; 2], cr, cc, 99);
+                let c: Vec<f32> = batch_of(&vec![MatrixClass::Dense; batch], cr, cc, 99);
                 let chh = client.create_from_slice(f32::as_bytes(&c));
                 let got = apply_q(
                     client,
@@ -587,6 +600,16 @@ pub fn errors_and_empty(client: &Client) {
         ),
         Err(QrError::Unsupported(_))
     ));
+    for width in [0usize, 129] {
+        let bad = QrParams {
+            apply_block: Some(width),
+            ..p
+        };
+        assert!(matches!(
+            householder_product(client, f.h_ref(), f.tau_ref(), &bad),
+            Err(QrError::Unsupported(_))
+        ));
+    }
     // Empty shapes give empty (or identity) results, as torch.
     for shape in [[0usize, 5, 4], [2, 0, 4], [2, 4, 0]] {
         let out = geqrf_host(client, &[], &shape, &p).expect("empty geqrf");

@@ -32,12 +32,34 @@ pub struct QrParams {
     pub tsqr_min_ratio: Option<usize>,
     /// geqrf factors panels of at least this many rows by TSQR and Householder reconstruction
     /// (many cubes per panel, [`super::recon`]) instead of the one-cube panel kernel, and
-    /// householder_product / apply_q form such panels' T from a GEMM Gram matrix
+    /// householder_product / apply_q apply the reflectors of matrices with at least this many
+    /// rows in blocks of `apply_block` columns whose T come from GEMM Gram matrices
     /// ([`super::gram`]) (`usize::MAX`: never). Default per shape ([`QrLaunch::new`]).
     pub tsqr_panel_rows: Option<usize>,
     /// TSQR knobs of those panels (default on GPUs: 256 rows per block, 32 planes; elsewhere
     /// TSQR's own defaults).
     pub tsqr_panel_params: Option<TsqrParams>,
+    /// Width of the block reflectors that householder_product and apply_q apply to tall
+    /// matrices of few matrices (the `tsqr_panel_rows` path), independent of the panel width:
+    /// 1 ≤ width ≤ 128. Default on GPUs 128 for batches of fewer than 16 matrices, else 64
+    /// (H200: householder_product 1×4096² 5.2 ms against 5.9 with 64, 60×1024² 5.2 against 5.9
+    /// with 128); elsewhere the panel width.
+    pub apply_block: Option<usize>,
+    /// Blocks of that path whose V, T and U are formed together (one launch per stage for all
+    /// of them). Default: as many as fit [`APPLY_WORKSPACE_BYTES`].
+    pub apply_group: Option<usize>,
+}
+
+/// Workspace bound for the V and U of the blocks that householder_product and apply_q form
+/// together (at least one block is always formed).
+pub const APPLY_WORKSPACE_BYTES: usize = 256 << 20;
+
+/// Widest block reflector householder_product and apply_q apply.
+pub const MAX_APPLY_BLOCK: usize = 128;
+
+/// Shared memory of the T-from-Gram kernel for blocks of `w` columns ([`super::gram`]).
+fn gram_shared_bytes(w: usize) -> usize {
+    4 * (2 * w * (w + 1) + w)
 }
 
 /// Comptime shape of the panel kernel.
@@ -88,25 +110,33 @@ pub struct QrLaunch {
     /// The reconstruction kernels' shape; `None` where they do not fit the device.
     pub recon: Option<ReconConfig>,
     pub tsqr_params: TsqrParams,
+    /// Block width and blocks per group of the given-reflector path ([`QrParams::apply_block`],
+    /// [`QrParams::apply_group`]).
+    pub apply_block: usize,
+    pub apply_group: usize,
     pub hw: Hardware,
 }
 
 impl QrLaunch {
     /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
-    /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning): panels
-    /// of 64 columns from 2048 rows (1024 for batches of 32 or more), else 32; panels of 512 rows or more through TSQR (blocks of 256 rows, 32
-    /// planes) while the batch is smaller than the multiprocessor count (GPUs only), and such
-    /// given panels on GEMMs in householder_product and apply_q; row groups about m/64 (4 to 32), at most 16
-    /// once the batch fills the multiprocessors and 8 beyond four cubes per multiprocessor.
+    /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning):
+    /// - panels of 64 columns from 8192 rows, from 4096 rows for batches of 2 or more and from
+    ///   1024 rows for batches of 32 or more, else 32;
+    /// - panels of 256 rows or more through TSQR (blocks of 256 rows, 32 planes) while the batch
+    ///   is smaller than the multiprocessor count (GPUs only), and the reflectors of such
+    ///   matrices applied in blocks of 128 (64 for batches of 16 or more) on GEMMs by
+    ///   householder_product and apply_q;
+    /// - row groups about m/64 (4 to 32), at most 16 once the batch fills the multiprocessors
+    ///   and 8 beyond four cubes per multiprocessor.
     pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
         let sms = hw.num_sms.unwrap_or(1) as usize;
-        let nb = params
-            .panel
-            .unwrap_or(if m >= 2048 || (m >= 1024 && batch >= 32) {
+        let nb = params.panel.unwrap_or(
+            if m >= 8192 || (m >= 4096 && batch >= 2) || (m >= 1024 && batch >= 32) {
                 64
             } else {
                 32
-            });
+            },
+        );
         if nb == 0 || nb > 64 {
             return None;
         }
@@ -150,10 +180,20 @@ impl QrLaunch {
         let tsqr_rows = params
             .tsqr_panel_rows
             .unwrap_or(if hw.plane_ops && batch < sms {
-                512
+                256
             } else {
                 usize::MAX
             });
+        let t_fits = |w: usize| gram_shared_bytes(w) <= hw.max_shared_bytes;
+        let wide = if batch < 16 { MAX_APPLY_BLOCK } else { 64 };
+        let apply_block = match params.apply_block {
+            Some(w) => w,
+            None if hw.max_units_per_cube >= wide && t_fits(wide) => wide,
+            None => nb,
+        };
+        if apply_block == 0 || apply_block > MAX_APPLY_BLOCK || !t_fits(apply_block) {
+            return None;
+        }
         let launch = Self {
             nb,
             grid,
@@ -171,6 +211,11 @@ impl QrLaunch {
             } else {
                 TsqrParams::default()
             }),
+            apply_block,
+            apply_group: params
+                .apply_group
+                .unwrap_or(APPLY_WORKSPACE_BYTES / (8 * batch.max(1) * m.max(1) * apply_block))
+                .max(1),
             hw: *hw,
         };
         (launch.panel(0, true, true).shared_bytes() <= hw.max_shared_bytes).then_some(launch)

@@ -1,43 +1,63 @@
-//! Block reflectors of given panels (householder_product, apply_q) on GEMMs: the path for tall
-//! panels of few matrices, where the one-cube panel kernel would read the whole panel alone.
+//! Given reflectors (householder_product, apply_q) applied in wide blocks on GEMMs: the path for
+//! tall matrices of few matrices, where the one-cube panel kernel would read each panel alone.
 //!
-//! Math (LAPACK `slarft`, forward, columnwise): with V the panel's reflectors made explicit
-//! (unit diagonal, zeros above) and G = VᵀV, T is upper triangular with T_jj = τ_j and
-//! T[0:j, j] = −τ_j·T[0:j, 0:j]·G[0:j, j]; Q = I − V·T·Vᵀ.
+//! Math (LAPACK `slarft`, forward, columnwise): with V a block's reflectors made explicit (unit
+//! diagonal, zeros above) and G = VᵀV, T is upper triangular with T_jj = τ_j and
+//! T[0:j, j] = −τ_j·T[0:j, 0:j]·G[0:j, j]; the block is I − V·T·Vᵀ.
 //!
-//! Stages: [`unit_lower_kernel`] writes V (many cubes); G = VᵀV is one GEMM (split over K for a
-//! single matrix); [`t_from_gram_kernel`] (one cube per matrix, a unit per row of T, one
-//! barrier per column) writes T or Tᵀ; U = V·T (or V·Tᵀ) is one more GEMM. V, G, T and U are
-//! row-major with row stride nb.
+//! The blocks (`QrLaunch::apply_block` columns, independent of geqrf's panel width) need
+//! nothing from the matrix they are applied to, so a group of them is formed together, one
+//! launch per stage for the whole group and batch: [`unit_lower_kernel`] writes every V, one
+//! batched GEMM every G, [`t_from_gram_kernel`] every T (one cube per block), one batched GEMM
+//! every U = V·T (or V·Tᵀ). Only the two GEMMs of each block's update are left in the chain.
+//!
+//! Storage: item t = b·count + j of a group (matrix b, block q0 + j) holds V and U as m × width
+//! row-major slabs at t·m·width (rows from the group's first column on are written; V is zero
+//! above its diagonal and past column k, so every G and U may run over the same rows) and G,
+//! T as width × width at t·2·width² and t·2·width² + width².
+use super::Ctx;
+use super::update::{MAX_SPLITS, MIN_CHUNK, TauRef};
 use cubecl::prelude::*;
-use linalg_common::gemm::Strides;
+use cubecl::server::Handle;
+use linalg_common::gemm::{GemmOp, Operand, Strides, View, batch_grid};
 
-/// V (p × w, row stride nb, at `b·vu_bs`) from the panel of H at `sh.offset + b·sh.bs`:
-/// H below the diagonal, 1 on it, 0 above. Cube x covers elements x·units … of p·w.
+/// V of item t (see the module docs) from H's columns (q0 + t % count)·width + c < k of
+/// matrix t / count: H below the diagonal, 1 on it, 0 above and past k. Rows r0 … m − 1;
+/// cube x covers elements x·units … of (m − r0)·width.
 #[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn unit_lower_kernel<F: Float>(
     h: &[F],
     v_out: &mut [F],
     sh: Strides,
-    vu_bs: usize,
-    p: usize,
-    w: usize,
-    batch: usize,
-    #[comptime] nb: usize,
+    m: usize,
+    k: usize,
+    r0: usize,
+    q0: usize,
+    count: usize,
+    items: usize,
+    #[comptime] width: usize,
 ) {
-    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    let t = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     let e = ABSOLUTE_POS_X as usize;
-    if bidx < batch && e < p * w {
-        let i = e / w;
-        let j = e % w;
-        let x = h[sh.offset + bidx * sh.bs + i * sh.rs + j * sh.cs];
-        v_out[bidx * vu_bs + i * nb + j] =
-            select(i > j, x, select(i == j, F::new(1.0), F::new(0.0)));
+    if t < items && e < (m - r0) * width {
+        let i = r0 + e / width;
+        let c = e % width;
+        let col = (q0 + t % count) * width + c;
+        let mut x = F::new(0.0);
+        if col < k && i >= col {
+            x = F::new(1.0);
+            if i > col {
+                x = h[sh.offset + (t / count) * sh.bs + i * sh.rs + col * sh.cs];
+            }
+        }
+        v_out[t * m * width + i * width + c] = x;
     }
 }
 
-/// T (or Tᵀ with `trans`) of matrix b into `mats[b·2nb² + nb² + i·nb + j]` (w × w, zero in
-/// the other triangle) from G at `mats[b·2nb² + i·nb + j]` and τ at `tau_off + b·tau_bs + j`.
+/// T (or Tᵀ with `trans`) of item b into `mats[b·2nb² + nb² + i·nb + j]` (w × w, w the block's
+/// columns before k, zero elsewhere) from G at `mats[b·2nb² + i·nb + j]` and τ of matrix
+/// b / count, columns (q0 + b % count)·nb + j.
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn t_from_gram_kernel<F: Float>(
@@ -45,37 +65,47 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     tau: &[F],
     tau_off: usize,
     tau_bs: usize,
-    w: usize,
-    batch: usize,
+    k: usize,
+    q0: usize,
+    count: usize,
+    items: usize,
     #[comptime] nb: usize,
     #[comptime] units: usize,
     #[comptime] trans: bool,
 ) {
     let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     // Uniform per cube: leave before any barrier.
-    if bidx >= batch {
+    if bidx >= items {
         terminate!();
+    }
+    let col0 = (q0 + bidx % count) * nb;
+    let mut w = k - col0;
+    if w > nb {
+        w = nb;
     }
     let unit = UNIT_POS as usize;
     let nn = comptime!(nb * nb);
+    // Rows padded by one word: unit i reads row i of T, so a row stride of nb would put every
+    // unit on the same shared-memory bank.
+    let ld = comptime!(nb + 1);
     let base = bidx * 2 * nn;
-    let mut gs = Shared::<[F]>::new_slice(nn);
-    let mut ts = Shared::<[F]>::new_slice(nn);
+    let mut gs = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
+    let mut ts = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
     let mut taus = Shared::<[F]>::new_slice(nb);
     let mut idx = unit;
     while idx < nn {
         let i = idx / nb;
         let c = idx % nb;
-        gs[idx] = F::new(0.0);
+        gs[i * ld + c] = F::new(0.0);
         if i < w && c < w {
-            gs[idx] = mats[base + idx];
+            gs[i * ld + c] = mats[base + idx];
         }
-        ts[idx] = F::new(0.0);
+        ts[i * ld + c] = F::new(0.0);
         idx += units;
     }
     idx = unit;
     while idx < w {
-        taus[idx] = tau[tau_off + bidx * tau_bs + idx];
+        taus[idx] = tau[tau_off + (bidx / count) * tau_bs + col0 + idx];
         idx += units;
     }
     sync_cube();
@@ -89,12 +119,12 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
                 let mut sum = F::new(0.0);
                 let mut l = i;
                 while l < j {
-                    sum += ts[i * nb + l] * gs[l * nb + j];
+                    sum += ts[i * ld + l] * gs[l * ld + j];
                     l += 1;
                 }
                 tv = -taus[j] * sum;
             }
-            ts[i * nb + j] = tv;
+            ts[i * ld + j] = tv;
             i += units;
         }
         sync_cube();
@@ -102,11 +132,190 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     }
     idx = unit;
     while idx < nn {
-        let mut v = ts[idx];
+        let i = idx / nb;
+        let c = idx % nb;
+        let mut v = ts[i * ld + c];
         if trans {
-            v = ts[(idx % nb) * nb + idx / nb];
+            v = ts[c * ld + i];
         }
         mats[base + nn + idx] = v;
         idx += units;
+    }
+}
+
+/// Workspace of a group of blocks: V, U, G and T of up to `group` blocks of every matrix.
+pub(crate) struct GramBlocks {
+    v: (Handle, usize),
+    u: (Handle, usize),
+    mats: (Handle, usize),
+    /// Split-K partials of G (one block of one matrix: the only case with few output tiles).
+    partials: (Handle, usize),
+    pub width: usize,
+    pub group: usize,
+    m: usize,
+    /// Blocks of the group formed last.
+    count: usize,
+}
+
+impl GramBlocks {
+    /// The workspace for matrices of m rows whose first k columns hold the reflectors.
+    pub(crate) fn new(ctx: &Ctx, m: usize, k: usize) -> Self {
+        let width = ctx.launch.apply_block;
+        let group = ctx.launch.apply_group.min(k.div_ceil(width)).max(1);
+        let slabs = ctx.batch * group;
+        Self {
+            v: ctx.buffer(slabs * m * width),
+            u: ctx.buffer(slabs * m * width),
+            mats: ctx.buffer(slabs * 2 * width * width),
+            partials: ctx.buffer(if slabs == 1 {
+                MAX_SPLITS * width * width
+            } else {
+                1
+            }),
+            width,
+            group,
+            m,
+            count: 0,
+        }
+    }
+
+    /// Form V, G, T (Tᵀ with `trans`) and U of blocks q0 … q0 + count − 1 (count ≤ group) of
+    /// the reflectors in H's first k columns (`h`: m × ≥ k), for every matrix.
+    pub(crate) fn form(
+        &mut self,
+        ctx: &Ctx,
+        h: Operand,
+        tau: TauRef,
+        k: usize,
+        (q0, count): (usize, usize),
+        trans: bool,
+    ) {
+        let (m, width) = (self.m, self.width);
+        debug_assert!(count >= 1 && count <= self.group && q0 * width < k && h.view.rows == m);
+        self.count = count;
+        let items = ctx.batch * count;
+        let r0 = q0 * width;
+        let hw = &ctx.launch.hw;
+        let (_, by, bz) = batch_grid(items, hw.max_cube_count);
+        let units = hw.max_units_per_cube.min(256);
+        // SAFETY: item t reads H's matrix t / count at rows < m and columns < k (inside H's
+        // view, checked by the public ops) and writes its slab's rows r0 … m − 1, columns
+        // < width (t < items = batch·count ≤ the slabs allocated).
+        unsafe {
+            unit_lower_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(
+                    ((m - r0) * width).div_ceil(units) as u32,
+                    by as u32,
+                    bz as u32,
+                ),
+                CubeDim::new_1d(units as u32),
+                BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                h.view.launch_arg(),
+                m,
+                k,
+                r0,
+                q0,
+                count,
+                items,
+                width,
+            );
+        }
+        let slab = View {
+            offset: r0 * width,
+            rows: m - r0,
+            cols: width,
+            row_stride: width,
+            col_stride: 1,
+            batch_stride: m * width,
+        };
+        let v = Operand::new(&self.v.0, self.v.1, slab);
+        let gv = View {
+            offset: 0,
+            rows: width,
+            cols: width,
+            row_stride: width,
+            col_stride: 1,
+            batch_stride: 2 * width * width,
+        };
+        let g = Operand::new(&self.mats.0, self.mats.1, gv);
+        let t = g.with_view(View {
+            offset: width * width,
+            ..gv
+        });
+        let set = GemmOp {
+            accumulate: false,
+            negate: false,
+            lower_only: false,
+        };
+        let vt = v.with_view(slab.t());
+        let gl = ctx.launch.gemm_for(width, width);
+        if items == 1 {
+            let splits = gl
+                .split_k(width, width, m - r0, hw.num_sms, MIN_CHUNK)
+                .min(MAX_SPLITS);
+            gl.launch_split_k(
+                ctx.client,
+                vt,
+                v,
+                g,
+                set,
+                splits,
+                (&self.partials.0, self.partials.1),
+            );
+        } else {
+            gl.launch(ctx.client, items, vt, v, g, set);
+        }
+        let tu = width.min(hw.max_units_per_cube);
+        // SAFETY: item t's cube reads and writes its 2·width² slice of `mats` (t < items) and
+        // reads τ of matrix t / count at columns < k (inside τ by construction). Barriers are
+        // reached by every unit: the early exit (items) is uniform and so are the loop bounds.
+        unsafe {
+            t_from_gram_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(1, by as u32, bz as u32),
+                CubeDim::new_1d(tu as u32),
+                BufferArg::from_raw_parts(self.mats.0.clone(), self.mats.1),
+                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                tau.offset,
+                tau.batch_stride,
+                k,
+                q0,
+                count,
+                items,
+                width,
+                tu,
+                trans,
+            );
+        }
+        let u = Operand::new(&self.u.0, self.u.1, slab);
+        ctx.launch
+            .gemm_for(m - r0, width)
+            .launch(ctx.client, items, v, t, u, set);
+    }
+
+    /// V and U of block j of the group formed last, for every matrix: rows c0 … c0 + p − 1 and
+    /// the first w columns of its slabs.
+    pub(crate) fn block(
+        &self,
+        j: usize,
+        c0: usize,
+        p: usize,
+        w: usize,
+    ) -> (Operand<'_>, Operand<'_>) {
+        debug_assert!(j < self.count && c0 + p <= self.m && w <= self.width);
+        let view = View {
+            offset: (j * self.m + c0) * self.width,
+            rows: p,
+            cols: w,
+            row_stride: self.width,
+            col_stride: 1,
+            batch_stride: self.count * self.m * self.width,
+        };
+        (
+            Operand::new(&self.v.0, self.v.1, view),
+            Operand::new(&self.u.0, self.u.1, view),
+        )
     }
 }

@@ -13,11 +13,12 @@
 //! when it fits) and forms the compact-WY factor T with V and U = V·Tᵀ. Tall panels of few
 //! matrices (`QrParams::tsqr_panel_rows`) instead go through TSQR, many cubes per panel, and
 //! Householder reconstruction ([`recon`]; τ = 2 rather than 0 for a column already zero below
-//! the diagonal, the one difference from LAPACK's reflectors), and the given panels of
-//! householder_product and apply_q form T from a GEMM Gram matrix ([`gram`]). The trailing
-//! columns are then updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]). householder_product applies
-//! the panels' block reflectors to the identity last to first; apply_q applies them to C in
-//! the order the side and transpose call for.
+//! the diagonal, the one difference from LAPACK's reflectors). The trailing columns are then
+//! updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]). householder_product applies the block
+//! reflectors to the identity last to first; apply_q applies them to C in the order the side
+//! and transpose call for. For tall matrices of few matrices both take blocks wider than the
+//! panels (`QrParams::apply_block`) whose T come from GEMM Gram matrices, formed for a group
+//! of blocks at once ([`gram`]).
 //!
 //! Errors: shapes and buffers are checked before any launch ([`QrError`]); NaN or infinite
 //! input is flagged per matrix on the device and becomes [`QrError::NonFinite`] on read.

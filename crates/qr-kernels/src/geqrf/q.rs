@@ -1,7 +1,9 @@
 //! Ops on the (H, τ) form: [`householder_product`] (`torch.linalg.householder_product`,
-//! LAPACK `sorgqr`) and [`apply_q`] (`torch.ormqr`, LAPACK `sormqr`), both blocked: each panel's
-//! block reflector (T rebuilt from H and τ by the panel kernel) is applied with two GEMMs.
-use super::update::{Reflectors, TauRef};
+//! LAPACK `sorgqr`) and [`apply_q`] (`torch.ormqr`, LAPACK `sormqr`), both blocked: each block
+//! reflector (T rebuilt from H and τ by the panel kernel, or for tall matrices of few matrices
+//! in wide blocks from GEMM Gram matrices, [`super::gram`]) is applied with two GEMMs.
+use super::gram::GramBlocks;
+use super::update::{Reflectors, TauRef, UpdateWork};
 use super::{Ctx, QrParams, check_flags, read_prefix};
 use crate::error::QrError;
 use cubecl::client::Client;
@@ -140,6 +142,8 @@ pub(crate) fn form_q(
 /// `transpose` applies Qᵀ (blocks first to last, U = V·Tᵀ), else Q (last to first, U = V·T).
 /// `from_identity` (Q, X = I on entry, k ≤ nc): each block updates only the columns from its
 /// first one on, since the columns before it are still e_i, zero in the rows it acts on.
+/// Tall matrices of few matrices (the TSQR-panel threshold) take [`super::gram`]'s wide blocks;
+/// the others the panel kernel's blocks of nb columns.
 pub(crate) fn apply_blocks(
     ctx: &Ctx,
     h: Operand,
@@ -150,6 +154,40 @@ pub(crate) fn apply_blocks(
     from_identity: bool,
 ) {
     let m = h.view.rows;
+    // Q·X only changes rows ≥ c0; forming Q from I, columns < c0 stay e_j.
+    let rows_from = |c0: usize| {
+        if from_identity && !transpose {
+            x.view.block(c0, c0, m - c0, x.view.cols - c0)
+        } else {
+            x.view.block(c0, 0, m - c0, x.view.cols)
+        }
+    };
+    if ctx.launch.recon.is_some() && m >= ctx.launch.tsqr_rows {
+        let mut blocks = GramBlocks::new(ctx, m, k);
+        let update = UpdateWork::new(ctx, m, x.view.cols, blocks.width);
+        let width = blocks.width;
+        let nblocks = k.div_ceil(width);
+        let mut groups: Vec<(usize, usize)> = (0..nblocks)
+            .step_by(blocks.group)
+            .map(|q0| (q0, blocks.group.min(nblocks - q0)))
+            .collect();
+        if !transpose {
+            groups.reverse();
+        }
+        for (q0, count) in groups {
+            blocks.form(ctx, h, tau, k, (q0, count), transpose);
+            let mut js: Vec<usize> = (0..count).collect();
+            if !transpose {
+                js.reverse();
+            }
+            for j in js {
+                let c0 = (q0 + j) * width;
+                let (v, u) = blocks.block(j, c0, m - c0, width.min(k - c0));
+                update.apply(ctx, v, u, x.with_view(rows_from(c0)));
+            }
+        }
+        return;
+    }
     let nb = ctx.launch.nb;
     let refl = Reflectors::new(ctx, m, x.view.cols);
     let starts: Vec<usize> = (0..k).step_by(nb.max(1)).collect();
@@ -160,24 +198,13 @@ pub(crate) fn apply_blocks(
     };
     for c0 in order {
         let w = nb.min(k - c0);
-        let p = m - c0;
         let t = TauRef {
             offset: tau.offset + c0,
             ..tau
         };
-        let panel = h.with_view(h.view.block(c0, c0, p, w));
-        if refl.given_on_gemm(ctx, p) {
-            refl.panel_given(ctx, panel, t, transpose);
-        } else {
-            refl.panel(ctx, panel, t, false, transpose);
-        }
-        // Q·X only changes rows ≥ c0; forming Q from I, columns < c0 stay e_j.
-        let x_rows = if from_identity && !transpose {
-            x.view.block(c0, c0, p, x.view.cols - c0)
-        } else {
-            x.view.block(c0, 0, p, x.view.cols)
-        };
-        refl.apply(ctx, w, x.with_view(x_rows));
+        let panel = h.with_view(h.view.block(c0, c0, m - c0, w));
+        refl.panel(ctx, panel, t, false, transpose);
+        refl.apply(ctx, w, x.with_view(rows_from(c0)));
     }
 }
 

@@ -3,7 +3,6 @@
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
 use super::config::PanelConfig;
-use super::gram::{t_from_gram_kernel, unit_lower_kernel};
 use super::panel::panel_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel};
 use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, levels, tsqr_launch};
@@ -13,34 +12,41 @@ use linalg_common::copy::CopyConfig;
 use linalg_common::gemm::{GemmOp, Operand, View, batch_grid};
 
 /// Workspace for the block reflectors of matrices with up to `rows` rows, applied to up to
-/// `cols` columns: V and U (`batch × rows × nb`) and W = Vᵀ·C (`batch × nb × cols`).
+/// `cols` columns: V and U (`batch × rows × nb`) and the update's ([`UpdateWork`]).
 pub(crate) struct Reflectors {
     v: (Handle, usize),
     u: (Handle, usize),
-    w: (Handle, usize),
-    /// Split-K partial products of Vᵀ·C (single matrices only).
-    partials: Option<(Handle, usize)>,
-    /// Tall panels (TSQR and given ones); `None` where no panel takes that path.
+    update: UpdateWork,
+    /// Tall panels (TSQR); `None` where no panel takes that path.
     tsqr: Option<TallWork>,
     rows: usize,
-    cols: usize,
 }
 
-/// Workspace of the tall-panel paths.
+/// Workspace of the TSQR panel path.
 struct TallWork {
-    /// A contiguous copy of the panel (TSQR's input), or split-K partials of G
-    /// (`batch × rows × nb`).
+    /// A contiguous copy of the panel (TSQR's input), `batch × rows × nb`.
     work: (Handle, usize),
-    /// U⁻¹ and Tᵀ (reconstruction), or G and T (given panels): `batch × 2 × nb × nb`.
+    /// U⁻¹ and Tᵀ (reconstruction): `batch × 2 × nb × nb`.
     mats: (Handle, usize),
     /// Flags the panel copy does not use.
     dummy: Handle,
 }
 
-/// Most K chunks of the split Vᵀ·C product (bounds its workspace).
-const MAX_SPLITS: usize = 16;
+/// Workspace of the update C −= U·(Vᵀ·C) for reflector blocks of up to `width` columns and C
+/// of up to `rows × cols`: W = Vᵀ·C (`batch × width × cols`) and split-K partials.
+pub(crate) struct UpdateWork {
+    w: (Handle, usize),
+    /// Split-K partial products of Vᵀ·C (single matrices only).
+    partials: Option<(Handle, usize)>,
+    rows: usize,
+    cols: usize,
+    width: usize,
+}
+
+/// Most K chunks of a split product with few output tiles (bounds its workspace).
+pub(crate) const MAX_SPLITS: usize = 16;
 /// Fewest rows per K chunk.
-const MIN_CHUNK: usize = 256;
+pub(crate) const MIN_CHUNK: usize = 256;
 
 /// Where τ of the panel lives: element j of matrix b at `offset + b·batch_stride + j`.
 #[derive(Clone, Copy)]
@@ -57,16 +63,13 @@ impl Reflectors {
         Self {
             v: ctx.buffer(ctx.batch * rows * nb),
             u: ctx.buffer(ctx.batch * rows * nb),
-            w: ctx.buffer(ctx.batch * nb * cols),
-            partials: (ctx.batch == 1 && rows >= 2 * MIN_CHUNK)
-                .then(|| ctx.buffer(MAX_SPLITS * nb * cols)),
+            update: UpdateWork::new(ctx, rows, cols, nb),
             tsqr: (ctx.launch.recon.is_some() && rows >= ctx.launch.tsqr_rows).then(|| TallWork {
                 work: ctx.buffer(ctx.batch * rows * nb),
                 mats: ctx.buffer(ctx.batch * 2 * nb * nb),
                 dummy: ctx.flags(),
             }),
             rows,
-            cols,
         }
     }
 
@@ -205,131 +208,55 @@ impl Reflectors {
         }
     }
 
-    /// Whether [`Reflectors::panel_given`] takes a given panel of p rows (the TSQR panel's
-    /// threshold: tall panels of few matrices).
-    pub(crate) fn given_on_gemm(&self, ctx: &Ctx, p: usize) -> bool {
-        self.tsqr.is_some() && p >= ctx.launch.tsqr_rows
-    }
-
-    /// V and U of the given p × w panel `h` (reflectors below the diagonal, τ read) on GEMMs
-    /// ([`super::gram`]): the outputs of [`Reflectors::panel`] without `factor`.
-    pub(crate) fn panel_given(&self, ctx: &Ctx, h: Operand, tau: TauRef, trans: bool) {
-        let (p, w) = (h.view.rows, h.view.cols);
-        let Some(TallWork { work, mats, .. }) = &self.tsqr else {
-            return self.panel(ctx, h, tau, false, trans);
-        };
-        let (nb, b, hw) = (ctx.launch.nb, ctx.batch, &ctx.launch.hw);
-        debug_assert!(p <= self.rows && w <= nb && w >= 1);
-        let (_, by, bz) = batch_grid(b, hw.max_cube_count);
-        let vu_bs = self.rows * nb;
-        let units = hw.max_units_per_cube.min(256);
-        let hv = h.view;
-        // SAFETY: element e < p·w of matrix b reads the panel of H inside its buffer (checked
-        // by the public ops) and writes row e / w < p ≤ rows, column e % w < w ≤ nb of its V
-        // slice.
-        unsafe {
-            unit_lower_kernel::launch_unchecked::<f32>(
-                ctx.client,
-                CubeCount::Static((p * w).div_ceil(units) as u32, by as u32, bz as u32),
-                CubeDim::new_1d(units as u32),
-                BufferArg::from_raw_parts(h.handle.clone(), h.len),
-                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
-                hv.launch_arg(),
-                vu_bs,
-                p,
-                w,
-                b,
-                nb,
-            );
-        }
-        let rows = |len, bs| View {
-            offset: 0,
-            rows: len,
-            cols: w,
-            row_stride: nb,
-            col_stride: 1,
-            batch_stride: bs,
-        };
-        let v = Operand::new(&self.v.0, self.v.1, rows(p, vu_bs));
-        let gv = rows(w, 2 * nb * nb);
-        let g = Operand::new(&mats.0, mats.1, gv);
-        let t = Operand::new(
-            &mats.0,
-            mats.1,
-            View {
-                offset: nb * nb,
-                ..gv
-            },
-        );
-        let set = GemmOp {
-            accumulate: false,
-            negate: false,
-            lower_only: false,
-        };
-        let vt = v.with_view(v.view.t());
-        let gl = ctx.launch.gemm_for(w, w);
-        if b == 1 {
-            let splits = gl
-                .split_k(w, w, p, hw.num_sms, MIN_CHUNK)
-                .min(MAX_SPLITS)
-                .min(work.1 / (w * w));
-            gl.launch_split_k(ctx.client, vt, v, g, set, splits, (&work.0, work.1));
-        } else {
-            gl.launch(ctx.client, b, vt, v, g, set);
-        }
-        let tu = nb.min(hw.max_units_per_cube);
-        // SAFETY: matrix b's cube reads and writes its 2·nb² slice of `mats` and reads τ
-        // entries offset + b·bs + j, j < w (inside τ by construction). Barriers are reached
-        // by every unit: the early exit (batch) is uniform and the loop bounds are uniform.
-        unsafe {
-            t_from_gram_kernel::launch_unchecked::<f32>(
-                ctx.client,
-                CubeCount::Static(1, by as u32, bz as u32),
-                CubeDim::new_1d(tu as u32),
-                BufferArg::from_raw_parts(mats.0.clone(), mats.1),
-                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
-                tau.offset,
-                tau.batch_stride,
-                w,
-                b,
-                nb,
-                tu,
-                trans,
-            );
-        }
-        let u = Operand::new(&self.u.0, self.u.1, rows(p, vu_bs));
-        ctx.launch
-            .gemm_for(p, w)
-            .launch(ctx.client, b, v, t, u, set);
-    }
-
     /// C −= U·(Vᵀ·C) for the p × w reflectors of the last [`Reflectors::panel`] call and C a
     /// p × nc view (not overlapping the workspace).
     pub(crate) fn apply(&self, ctx: &Ctx, w: usize, c: Operand) {
-        let (p, nc) = (c.view.rows, c.view.cols);
-        if nc == 0 || p == 0 {
-            return;
-        }
-        debug_assert!(p <= self.rows && nc <= self.cols);
-        let nb = ctx.launch.nb;
-        let rows_view = View {
+        let p = c.view.rows;
+        debug_assert!(p <= self.rows);
+        let view = View {
             offset: 0,
             rows: p,
             cols: w,
-            row_stride: nb,
+            row_stride: ctx.launch.nb,
             col_stride: 1,
-            batch_stride: self.rows * nb,
+            batch_stride: self.rows * ctx.launch.nb,
         };
+        let v = Operand::new(&self.v.0, self.v.1, view);
+        let u = Operand::new(&self.u.0, self.u.1, view);
+        self.update.apply(ctx, v, u, c);
+    }
+}
+
+impl UpdateWork {
+    pub(crate) fn new(ctx: &Ctx, rows: usize, cols: usize, width: usize) -> Self {
+        Self {
+            w: ctx.buffer(ctx.batch * width * cols),
+            partials: (ctx.batch == 1 && rows >= 2 * MIN_CHUNK)
+                .then(|| ctx.buffer(MAX_SPLITS * width * cols)),
+            rows,
+            cols,
+            width,
+        }
+    }
+
+    /// C −= U·(Vᵀ·C) for reflectors V and U given as p × w views and C a p × nc view (not
+    /// overlapping V, U or the workspace).
+    pub(crate) fn apply(&self, ctx: &Ctx, v: Operand, u: Operand, c: Operand) {
+        let (p, nc) = (c.view.rows, c.view.cols);
+        let w = v.view.cols;
+        if nc == 0 || p == 0 || w == 0 {
+            return;
+        }
+        debug_assert!(p <= self.rows && nc <= self.cols && w <= self.width);
+        debug_assert!(v.view == u.view && v.view.rows == p);
         let w_view = View {
             offset: 0,
             rows: w,
             cols: nc,
             row_stride: nc,
             col_stride: 1,
-            batch_stride: nb * self.cols,
+            batch_stride: self.width * self.cols,
         };
-        let v = Operand::new(&self.v.0, self.v.1, rows_view.t());
-        let u = Operand::new(&self.u.0, self.u.1, rows_view);
         let wk = Operand::new(&self.w.0, self.w.1, w_view);
         let set = GemmOp {
             accumulate: false,
@@ -341,17 +268,18 @@ impl Reflectors {
             negate: true,
             lower_only: false,
         };
-        // Vᵀ·C has few output tiles (w ≤ nb rows) and K = p: for a single matrix, K is split
-        // so the device fills.
+        let vt = v.with_view(v.view.t());
+        // Vᵀ·C has few output tiles (w rows) and K = p: for a single matrix, K is split so the
+        // device fills.
         let g = ctx.launch.gemm_for(w, nc);
         match &self.partials {
             Some(work) => {
                 let splits = g
                     .split_k(w, nc, p, ctx.launch.hw.num_sms, MIN_CHUNK)
                     .min(MAX_SPLITS);
-                g.launch_split_k(ctx.client, v, c, wk, set, splits, (&work.0, work.1));
+                g.launch_split_k(ctx.client, vt, c, wk, set, splits, (&work.0, work.1));
             }
-            None => g.launch(ctx.client, ctx.batch, v, c, wk, set),
+            None => g.launch(ctx.client, ctx.batch, vt, c, wk, set),
         }
         ctx.launch
             .gemm_for(p, nc)
