@@ -276,22 +276,23 @@ pub fn qr_sweep(ctx: &Bench) {
         .map(|a| client.create_from_slice(f32::as_bytes(a)))
         .collect();
     // (panel, tsqr_panel_rows, row groups of the panel kernel (0: the default), big updates
-    // on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default)).
+    // on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default), Vᵀ·C of 32-column
+    // panels on the 32×128 tiles).
     let configs = [
-        (32usize, 512usize, 0usize, 0usize),
-        (32, 256, 0, 0),
-        (32, 256, 16, 0),
-        (64, 512, 0, 0),
-        (64, 256, 0, 0),
-        (64, 256, 16, 0),
+        (32usize, 256usize, 0usize, 0usize, true),
+        (32, 256, 0, 0, false),
+        (32, 256, 16, 0, true),
+        (64, 256, 0, 0, true),
+        (64, 256, 0, 0, false),
     ];
-    for (panel, rows, groups, tc) in configs {
+    for (panel, rows, groups, tc, thin) in configs {
         let p = QrParams {
             panel: Some(panel),
             tsqr_panel_rows: Some(rows),
             panel_rows: (groups > 0).then_some(groups),
             gemm_big: (tc > 0).then_some(GemmKernel::Tf32x3(TC_DEFAULT)),
             big_from: (tc > 0).then_some(tc),
+            thin_tiles: Some(thin),
             ..QrParams::default()
         };
         let mut label = match rows {
@@ -303,6 +304,9 @@ pub fn qr_sweep(ctx: &Bench) {
         }
         if tc > 0 {
             label += &format!(" tc{tc}");
+        }
+        if !thin {
+            label += " nothin";
         }
         print!("{:<26}", format!("{panel} x {label}"));
         for (&(b, n), h) in shapes.iter().zip(&handles) {

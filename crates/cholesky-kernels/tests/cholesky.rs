@@ -912,7 +912,7 @@ pub fn gemm_views(client: &Client) {
 
 /// The SIMT kernel with scalar and with 4-vector shared tiles: the device default, the other
 /// tile kind (128×128 where cubes are large, else 2 units of 4×4 with K windows of 4: ragged
-/// edges every few elements) and, where there is one, the large-update tiling.
+/// edges every few elements) and, where there are, the large-update and the thin tilings.
 fn simt_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
     let default = GemmLaunch::new(hw).expect("gemm");
     let GemmKernel::Simt(d) = default.kernel else {
@@ -943,6 +943,9 @@ fn simt_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
     ];
     if let Some(g) = GemmLaunch::big(hw) {
         v.push(("simt big", g));
+    }
+    if let Some(g) = GemmLaunch::thin(hw) {
+        v.push(("simt thin", g));
     }
     v
 }

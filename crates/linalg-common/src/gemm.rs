@@ -156,6 +156,17 @@ pub const BIG_TILES: GemmConfig = GemmConfig {
     vector: true,
 };
 
+/// The tiling of [`GemmLaunch::thin`]: 32×128 vector tiles, 8×32 units of 4×4, k 16.
+pub const THIN_TILES: GemmConfig = GemmConfig {
+    units_x: 32,
+    units_y: 8,
+    tm: 4,
+    tn: 4,
+    tile_k: 16,
+    unroll: true,
+    vector: true,
+};
+
 /// What one GEMM launch does besides C ± A·B (comptime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmOp {
@@ -223,6 +234,16 @@ impl GemmLaunch {
             return None;
         }
         Self::with_config(hw, BIG_TILES)
+    }
+
+    /// 32×128 vector tiles for products of at most 32 rows (QR's Vᵀ·C with 32-column panels,
+    /// where a 64-row tile would multiply zeros for half its rows); `None` where cubes are
+    /// small (the CPU runtime) or the device refuses.
+    pub fn thin(hw: &Hardware) -> Option<Self> {
+        if hw.max_units_per_cube < 256 {
+            return None;
+        }
+        Self::with_config(hw, THIN_TILES)
     }
 
     /// A given tiling, if the device can run it.

@@ -693,10 +693,19 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
 }
 
 /// Split-K GEMM (what the trailing update uses for single matrices on GPUs) against f64: a
-/// transposed A, B a block of a larger matrix, ragged K, set and subtract.
+/// transposed A, B a block of a larger matrix, ragged K, set and subtract; on the default tiles
+/// and, where the device runs them, the thin tiles of Vᵀ·C.
 pub fn gemm_split_k(client: &Client) {
-    use linalg_common::gemm::{GemmLaunch, GemmOp, Operand};
-    let g = GemmLaunch::new(&Hardware::of(client)).expect("gemm");
+    use linalg_common::gemm::GemmLaunch;
+    let hw = Hardware::of(client);
+    gemm_split_k_on(client, &GemmLaunch::new(&hw).expect("gemm"));
+    if let Some(thin) = GemmLaunch::thin(&hw) {
+        gemm_split_k_on(client, &thin);
+    }
+}
+
+fn gemm_split_k_on(client: &Client, g: &linalg_common::gemm::GemmLaunch) {
+    use linalg_common::gemm::{GemmOp, Operand};
     let (m, k, n, ld) = (13usize, 1003usize, 21usize, 30usize);
     let at = linalg_common::rng::uniform_vec(1, k * m); // Aᵀ stored k × m
     let b = linalg_common::rng::uniform_vec(2, k * ld); // B = columns 4..4+n of k × ld

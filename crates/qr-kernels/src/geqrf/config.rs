@@ -23,6 +23,10 @@ pub struct QrParams {
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
+    /// Products of at most 32 rows (Vᵀ·C of 32-column panels) on 32×128 tiles
+    /// ([`GemmLaunch::thin`]) where the device runs them (default true; ignored when `gemm`
+    /// is set).
+    pub thin_tiles: Option<bool>,
     /// Stage panels in shared memory when they fit (default true; false: always work in
     /// global memory, the path of panels too tall to stage).
     pub stage: Option<bool>,
@@ -104,6 +108,8 @@ pub struct QrLaunch {
     pub gemm: GemmLaunch,
     pub gemm_big: GemmLaunch,
     pub big_from: usize,
+    /// The GEMM of products with at most `gemm_thin.tile_m()` rows.
+    pub gemm_thin: GemmLaunch,
     pub stage: bool,
     /// Panels of at least this many rows take the TSQR path (when `recon` is set).
     pub tsqr_rows: usize,
@@ -120,8 +126,9 @@ pub struct QrLaunch {
 impl QrLaunch {
     /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
     /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning):
-    /// - panels of 64 columns from 8192 rows, from 4096 rows for batches of 2 or more and from
-    ///   1024 rows for batches of 32 or more, else 32;
+    /// - panels of 64 columns from 4096 rows for batches of 2 or more, else 32 (with Vᵀ·C of
+    ///   32-row panels on [`GemmLaunch::thin`]'s tiles: 1×8192² 78.7 ms against 84.4 with 64,
+    ///   60×1024² 9.3 against 9.9; 2×4096² 39.1 against 33.1);
     /// - panels of 256 rows or more through TSQR (blocks of 256 rows, 32 planes) while the batch
     ///   is smaller than the multiprocessor count (GPUs only), and the reflectors of such
     ///   matrices applied in blocks of 128 (64 for batches of 16 or more) on GEMMs by
@@ -130,13 +137,9 @@ impl QrLaunch {
     ///   and 8 beyond four cubes per multiprocessor.
     pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
         let sms = hw.num_sms.unwrap_or(1) as usize;
-        let nb = params.panel.unwrap_or(
-            if m >= 8192 || (m >= 4096 && batch >= 2) || (m >= 1024 && batch >= 32) {
-                64
-            } else {
-                32
-            },
-        );
+        let nb = params
+            .panel
+            .unwrap_or(if m >= 4096 && batch >= 2 { 64 } else { 32 });
         if nb == 0 || nb > 64 {
             return None;
         }
@@ -165,6 +168,10 @@ impl QrLaunch {
         let gemm = match params.gemm {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
             None => GemmLaunch::new(hw)?,
+        };
+        let gemm_thin = match (params.gemm, params.thin_tiles.unwrap_or(true)) {
+            (None, true) => GemmLaunch::thin(hw).unwrap_or(gemm),
+            _ => gemm,
         };
         let gemm_big = match params.gemm_big {
             Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(hw, cfg)?,
@@ -200,6 +207,7 @@ impl QrLaunch {
             gemm,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
+            gemm_thin,
             stage: params.stage.unwrap_or(true),
             tsqr_rows,
             recon: (recon.shared_bytes() <= hw.max_shared_bytes).then_some(recon),
@@ -261,6 +269,15 @@ impl QrLaunch {
         }
     }
 
+    /// The GEMM for a product of `rows` ≤ nb rows (Vᵀ·C, K long).
+    pub(crate) fn gemm_rows(&self, rows: usize, cols: usize) -> &GemmLaunch {
+        if rows <= self.gemm_thin.tile_m() {
+            &self.gemm_thin
+        } else {
+            self.gemm_for(rows, cols)
+        }
+    }
+
     /// Whether every launch on `batch` matrices of up to rows × cols fits the grid limits.
     pub(crate) fn fits(&self, rows: usize, cols: usize, batch: usize) -> bool {
         let max = self.hw.max_cube_count;
@@ -270,5 +287,6 @@ impl QrLaunch {
             && elems.div_ceil(256) <= max.0 as usize
             && self.gemm.fits(rows, cols, batch)
             && self.gemm_big.fits(rows, cols, batch)
+            && self.gemm_thin.fits(rows, cols, batch)
     }
 }

@@ -250,7 +250,7 @@ impl GramBlocks {
             lower_only: false,
         };
         let vt = v.with_view(slab.t());
-        let gl = ctx.launch.gemm_for(width, width);
+        let gl = ctx.launch.gemm_rows(width, width);
         if items == 1 {
             let splits = gl
                 .split_k(width, width, m - r0, hw.num_sms, MIN_CHUNK)

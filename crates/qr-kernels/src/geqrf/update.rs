@@ -271,7 +271,7 @@ impl UpdateWork {
         let vt = v.with_view(v.view.t());
         // Vᵀ·C has few output tiles (w rows) and K = p: for a single matrix, K is split so the
         // device fills.
-        let g = ctx.launch.gemm_for(w, nc);
+        let g = ctx.launch.gemm_rows(w, nc);
         match &self.partials {
             Some(work) => {
                 let splits = g
