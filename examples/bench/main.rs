@@ -235,38 +235,24 @@ fn main() {
         sweep(&args, &client, &hw);
         return;
     }
-    if args.flag("qr-crossover") {
-        let ctx = Bench {
-            client: &client,
-            kind: &kind,
-            filter: &filter,
-            samples: samples.min(7),
-            check_max,
-        };
-        qr::qr_crossover(&ctx);
-        return;
-    }
-    if args.flag("orgqr-sweep") {
-        let ctx = Bench {
-            client: &client,
-            kind: &kind,
-            filter: &filter,
-            samples: samples.min(5),
-            check_max,
-        };
-        qr::orgqr_sweep(&ctx);
-        return;
-    }
-    if args.flag("qr-sweep") {
-        let ctx = Bench {
-            client: &client,
-            kind: &kind,
-            filter: &filter,
-            samples: samples.min(5),
-            check_max,
-        };
-        qr::qr_sweep(&ctx);
-        return;
+    // The QR sweeps: printed only, fewer samples.
+    type Sweep = fn(&Bench);
+    let qr_sweeps: [(&str, usize, Sweep); 3] = [
+        ("qr-crossover", 7, qr::qr_crossover),
+        ("orgqr-sweep", 5, qr::orgqr_sweep),
+        ("qr-sweep", 5, qr::qr_sweep),
+    ];
+    for (flag, most, run) in qr_sweeps {
+        if args.flag(flag) {
+            run(&Bench {
+                client: &client,
+                kind: &kind,
+                filter: &filter,
+                samples: samples.min(most),
+                check_max,
+            });
+            return;
+        }
     }
     let mut records = Vec::new();
     println!(

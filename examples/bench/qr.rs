@@ -37,15 +37,45 @@ fn geqrf_check(a: &[f32], h: &[f32], tau: &[f32], n: usize) -> (f64, f64) {
     let r: Vec<f64> = (0..n * n)
         .map(|x| if x % n >= x / n { h[x] as f64 } else { 0.0 })
         .collect();
-    let qt: Vec<f64> = (0..n * n).map(|x| q[(x % n) * n + x / n]).collect();
-    let mut g = linalg_common::reference::matmul(&qt, &q, n, n, n);
-    for i in 0..n {
-        g[i * n + i] -= 1.0;
-    }
     let qr = linalg_common::reference::matmul(&q, &r, n, n, n);
     let a64: Vec<f64> = a[..n * n].iter().map(|&x| x as f64).collect();
     let d: Vec<f64> = a64.iter().zip(&qr).map(|(x, y)| x - y).collect();
-    (norm1(&g, n, n), norm1(&d, n, n) / norm1(&a64, n, n))
+    (orth_error(&q, n), norm1(&d, n, n) / norm1(&a64, n, n))
+}
+
+/// ‖QᵀQ − I‖₁ of an n × n matrix.
+fn orth_error(q: &[f64], n: usize) -> f64 {
+    let qt: Vec<f64> = (0..n * n).map(|x| q[(x % n) * n + x / n]).collect();
+    let mut g = linalg_common::reference::matmul(&qt, q, n, n, n);
+    for i in 0..n {
+        g[i * n + i] -= 1.0;
+    }
+    norm1(&g, n, n)
+}
+
+/// Print a sweep's header (the row-label column, one column per square shape (batch, n), then
+/// `tail`) and return its seeded inputs.
+fn sweep_start(label: &str, width: usize, shapes: &[(usize, usize)], tail: &str) -> Vec<Vec<f32>> {
+    print!("{label:<width$}");
+    for (b, n) in shapes {
+        print!(" {:>10}", format!("{b}x{n}²"));
+    }
+    println!("{tail}");
+    shapes
+        .iter()
+        .map(|&(b, n)| uniform_vec(3, b * n * n))
+        .collect()
+}
+
+/// One cell of a sweep row: the median ms of `run`, or "-" where the parameters are refused
+/// (`ok` false).
+fn sweep_cell(ctx: &Bench, ok: bool, run: impl FnMut()) {
+    if ok {
+        let (d, w) = measure(ctx.client, ctx.samples, 0.05, run);
+        print!(" {:>10.3}", d.unwrap_or(w) * 1e3);
+    } else {
+        print!(" {:>10}", "-");
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -259,18 +289,15 @@ pub fn qr_sweep(ctx: &Bench) {
         (60, 1024),
         (32, 512),
     ];
-    print!("{:<26}", "panel x tsqr rows g tc");
-    for (b, n) in shapes {
-        print!(" {:>10}", format!("{b}x{n}²"));
-    }
-    println!(
-        " {:>9} {:>9}   (geqrf ms; accuracy of 1x1024²)",
-        "orth", "resid"
+    let inputs = sweep_start(
+        "panel x tsqr rows g tc",
+        26,
+        &shapes,
+        &format!(
+            " {:>9} {:>9}   (geqrf ms; accuracy of 1x1024²)",
+            "orth", "resid"
+        ),
     );
-    let inputs: Vec<_> = shapes
-        .iter()
-        .map(|&(b, n)| uniform_vec(3, b * n * n))
-        .collect();
     let handles: Vec<_> = inputs
         .iter()
         .map(|a| client.create_from_slice(f32::as_bytes(a)))
@@ -311,15 +338,9 @@ pub fn qr_sweep(ctx: &Bench) {
         print!("{:<26}", format!("{panel} x {label}"));
         for (&(b, n), h) in shapes.iter().zip(&handles) {
             let am = MatrixRef::dense(h, b, n, n);
-            match geqrf(client, am, &p) {
-                Ok(_) => {
-                    let (d, w) = measure(client, ctx.samples, 0.05, || {
-                        let _ = geqrf(client, am, &p).expect("geqrf");
-                    });
-                    print!(" {:>10.3}", d.unwrap_or(w) * 1e3);
-                }
-                Err(_) => print!(" {:>10}", "-"),
-            }
+            sweep_cell(ctx, geqrf(client, am, &p).is_ok(), || {
+                let _ = geqrf(client, am, &p).expect("geqrf");
+            });
         }
         let n = shapes[0].1;
         let am = MatrixRef::dense(&handles[0], 1, n, n);
@@ -351,18 +372,15 @@ pub fn orgqr_sweep(ctx: &Bench) {
         (40, 352),
         (40, 176),
     ];
-    print!("{:<22}", "block rows tiles");
-    for (b, n) in shapes {
-        print!(" {:>10}", format!("{b}x{n}²"));
-    }
-    println!(
-        " {:>9} {:>9}   (orgqr ms; accuracy of 1x1024²)",
-        "orth", "vs host"
+    let inputs = sweep_start(
+        "block rows tiles",
+        22,
+        &shapes,
+        &format!(
+            " {:>9} {:>9}   (orgqr ms; accuracy of 1x1024²)",
+            "orth", "vs host"
+        ),
     );
-    let inputs: Vec<_> = shapes
-        .iter()
-        .map(|&(b, n)| uniform_vec(3, b * n * n))
-        .collect();
     let factors: Vec<_> = shapes
         .iter()
         .zip(&inputs)
@@ -407,16 +425,10 @@ pub fn orgqr_sweep(ctx: &Bench) {
         );
         print!("{label:<22}");
         for f in &factors {
-            match householder_product(client, f.h_ref(), f.tau_ref(), &p) {
-                Ok(_) => {
-                    let (d, w) = measure(client, ctx.samples, 0.05, || {
-                        let _ =
-                            householder_product(client, f.h_ref(), f.tau_ref(), &p).expect("orgqr");
-                    });
-                    print!(" {:>10.3}", d.unwrap_or(w) * 1e3);
-                }
-                Err(_) => print!(" {:>10}", "-"),
-            }
+            let ok = householder_product(client, f.h_ref(), f.tau_ref(), &p).is_ok();
+            sweep_cell(ctx, ok, || {
+                let _ = householder_product(client, f.h_ref(), f.tau_ref(), &p).expect("orgqr");
+            });
         }
         let q = householder_product(client, factors[0].h_ref(), factors[0].tau_ref(), &p)
             .expect("orgqr")
@@ -424,16 +436,11 @@ pub fn orgqr_sweep(ctx: &Bench) {
             .expect("read")
             .data;
         let q64: Vec<f64> = q.iter().map(|&x| x as f64).collect();
-        let qt: Vec<f64> = (0..n0 * n0).map(|x| q64[(x % n0) * n0 + x / n0]).collect();
-        let mut g = linalg_common::reference::matmul(&qt, &q64, n0, n0, n0);
-        for i in 0..n0 {
-            g[i * n0 + i] -= 1.0;
-        }
         let diff = q64
             .iter()
             .zip(&q_host)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
-        println!(" {:>9.2e} {diff:>9.2e}", norm1(&g, n0, n0));
+        println!(" {:>9.2e} {diff:>9.2e}", orth_error(&q64, n0));
     }
 }

@@ -158,9 +158,11 @@ pub(crate) struct GramBlocks {
 }
 
 impl GramBlocks {
-    /// The workspace for matrices of m rows whose first k columns hold the reflectors.
+    /// The workspace for matrices of m rows whose first k columns hold the reflectors. Blocks
+    /// are no wider than k rounded up to a power of two (few kernel variants, and no slab
+    /// mostly of zero columns when k is small).
     pub(crate) fn new(ctx: &Ctx, m: usize, k: usize) -> Self {
-        let width = ctx.launch.apply_block;
+        let width = ctx.launch.apply_block.min(k.next_power_of_two());
         let group = ctx.launch.apply_group.min(k.div_ceil(width)).max(1);
         let slabs = ctx.batch * group;
         Self {
