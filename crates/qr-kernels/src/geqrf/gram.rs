@@ -148,7 +148,7 @@ pub(crate) struct GramBlocks {
     v: (Handle, usize),
     u: (Handle, usize),
     mats: (Handle, usize),
-    /// Split-K partials of G (one block of one matrix: the only case with few output tiles).
+    /// Split-K partials of G (single matrices: a group of one block has few output tiles).
     partials: (Handle, usize),
     pub width: usize,
     pub group: usize,
@@ -169,7 +169,7 @@ impl GramBlocks {
             v: ctx.buffer(slabs * m * width),
             u: ctx.buffer(slabs * m * width),
             mats: ctx.buffer(slabs * 2 * width * width),
-            partials: ctx.buffer(if slabs == 1 {
+            partials: ctx.buffer(if ctx.batch == 1 {
                 MAX_SPLITS * width * width
             } else {
                 1
@@ -256,7 +256,7 @@ impl GramBlocks {
         if items == 1 {
             let splits = gl
                 .split_k(width, width, m - r0, hw.num_sms, MIN_CHUNK)
-                .min(MAX_SPLITS);
+                .min(self.partials.1 / (width * width));
             gl.launch_split_k(
                 ctx.client,
                 vt,
