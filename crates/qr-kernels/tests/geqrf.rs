@@ -294,12 +294,12 @@ pub fn strided_inputs(client: &Client) {
 pub fn householder_product_and_apply_q(client: &Client) {
     // The one-cube panel's blocks, and given reflectors in wide blocks whose T come from GEMM
     // Gram matrices: the default width, ragged blocks of 16 and of 5 formed two and three at a
-    // time, blocks of 64 narrowed to the reflector count, and a single tall matrix whose groups
+    // time, blocks of 32 narrowed to the reflector count, and a single tall matrix whose groups
     // (of one block, or the last of two groups) have one block (its Gram product split along K).
     let shapes = [(50usize, 30usize), (30, 50), (33, 33)];
     hp_and_apply_q_with(client, small_panels(), 2, &shapes);
     hp_and_apply_q_with(client, tsqr_panels(8), 2, &shapes);
-    for (block, group) in [(16, 2), (5, 3), (64, 4), (16, 1)] {
+    for (block, group) in [(16, 2), (5, 3), (32, 4), (16, 1)] {
         let params = QrParams {
             apply_block: Some(block),
             apply_group: Some(group),
