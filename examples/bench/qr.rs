@@ -53,6 +53,17 @@ fn orth_error(q: &[f64], n: usize) -> f64 {
     norm1(&g, n, n)
 }
 
+/// The QR sweeps' square shapes (batch, n).
+const SWEEP_SHAPES: [(usize, usize); 7] = [
+    (1, 1024),
+    (1, 4096),
+    (1, 8192),
+    (2, 4096),
+    (8, 2048),
+    (60, 1024),
+    (32, 512),
+];
+
 /// Print a sweep's header (the row-label column, one column per square shape (batch, n), then
 /// `tail`) and return its seeded inputs.
 fn sweep_start(label: &str, width: usize, shapes: &[(usize, usize)], tail: &str) -> Vec<Vec<f32>> {
@@ -280,15 +291,7 @@ pub fn qr_crossover(ctx: &Bench) {
 /// of 1×1024² (printed only).
 pub fn qr_sweep(ctx: &Bench) {
     let client = ctx.client;
-    let shapes = [
-        (1usize, 1024usize),
-        (1, 4096),
-        (1, 8192),
-        (2, 4096),
-        (8, 2048),
-        (60, 1024),
-        (32, 512),
-    ];
+    let shapes = SWEEP_SHAPES;
     let inputs = sweep_start(
         "panel x tsqr rows g tc",
         26,
@@ -361,17 +364,10 @@ pub fn qr_sweep(ctx: &Bench) {
 pub fn orgqr_sweep(ctx: &Bench) {
     use linalg_common::gemm::BIG_TILES;
     let client = ctx.client;
-    let shapes = [
-        (1usize, 1024usize),
-        (1, 4096),
-        (1, 8192),
-        (2, 4096),
-        (8, 2048),
-        (60, 1024),
-        (32, 512),
-        (40, 352),
-        (40, 176),
-    ];
+    let shapes: Vec<_> = SWEEP_SHAPES
+        .into_iter()
+        .chain([(40, 352), (40, 176)])
+        .collect();
     let inputs = sweep_start(
         "block rows tiles",
         22,
