@@ -601,6 +601,14 @@ pub fn errors_and_empty(client: &Client) {
         ),
         Err(QrError::Unsupported(_))
     ));
+    // A device with 32 KB of shared memory (lavapipe) still runs the defaults of batched 4096²
+    // (64-wide panels): the default block width shrinks to what T's kernel can hold.
+    let small = Hardware {
+        max_shared_bytes: 32 << 10,
+        ..Hardware::of(client)
+    };
+    let launch = QrLaunch::new(&small, &p, 2, 4096).expect("defaults on 32 KB of shared memory");
+    assert!(launch.apply_block >= 1 && launch.apply_block <= launch.nb);
     for width in [0usize, 129] {
         let bad = QrParams {
             apply_block: Some(width),

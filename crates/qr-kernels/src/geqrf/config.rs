@@ -47,7 +47,8 @@ pub struct QrParams {
     /// matrices of few matrices (the `tsqr_panel_rows` path), independent of the panel width:
     /// 1 ≤ width ≤ 128. Default on GPUs 128 for batches of fewer than 16 matrices, else 64
     /// (H200: householder_product 1×4096² 5.2 ms against 5.9 with 64, 60×1024² 5.2 against 5.9
-    /// with 128); elsewhere the panel width.
+    /// with 128); elsewhere the panel width. A default too wide for the device's shared memory
+    /// is halved until it fits.
     pub apply_block: Option<usize>,
     /// Blocks of that path whose V, T and U are formed together (one launch per stage for all
     /// of them). Default: as many as fit [`APPLY_WORKSPACE_BYTES`].
@@ -192,11 +193,19 @@ impl QrLaunch {
                 usize::MAX
             });
         let t_fits = |w: usize| gram_shared_bytes(w) <= hw.max_shared_bytes;
+        // A default width that T's kernel cannot hold is halved until it fits; a given one is
+        // refused.
+        let fitting = |mut w: usize| {
+            while w > 1 && !t_fits(w) {
+                w /= 2;
+            }
+            w
+        };
         let wide = if batch < 16 { MAX_APPLY_BLOCK } else { 64 };
         let apply_block = match params.apply_block {
             Some(w) => w,
-            None if hw.max_units_per_cube >= wide && t_fits(wide) => wide,
-            None => nb,
+            None if hw.max_units_per_cube >= wide => fitting(wide),
+            None => fitting(nb),
         };
         if apply_block == 0 || apply_block > MAX_APPLY_BLOCK || !t_fits(apply_block) {
             return None;
