@@ -849,34 +849,50 @@ pub fn fuse_sweep(client: &Client, samples: usize) {
     params_table(client, samples, &shapes, &variants);
 }
 
-/// The diagonal-block kernels (step kernel against the blocked one) at several leaf orders.
-pub fn leaf_sweep(client: &Client, samples: usize) {
+/// The diagonal-block kernels (step kernel against the blocked one) at several leaf orders,
+/// sub-block orders and K-trip lengths of the blocked kernel (`uN`).
+pub fn leaf_sweep(client: &Client, samples: usize, quick: bool) {
     use cholesky_kernels::LeafKernel;
     let shapes = POTRF_SWEEP_SHAPES;
-    let variant_sub = |kernel, leaf: usize, sub: Option<usize>| {
-        let label = match (kernel, sub) {
+    let variant_ku = |kernel, leaf: usize, sub: Option<usize>, ku: Option<usize>| {
+        let mut label = match (kernel, sub) {
             (LeafKernel::Steps, _) => format!("steps{leaf}"),
             (LeafKernel::Blocked, None) => format!("blk{leaf}"),
             (LeafKernel::Blocked, Some(s)) => format!("blk{leaf}/{s}"),
         };
+        if let Some(u) = ku {
+            label += &format!("u{u}");
+        }
         let p = CholeskyParams {
             leaf: Some(leaf),
             leaf_kernel: Some(kernel),
             leaf_sub: sub,
+            leaf_unroll: ku,
             ..CholeskyParams::default()
         };
         (label, p)
     };
+    let variant_sub = |kernel, leaf, sub| variant_ku(kernel, leaf, sub, None);
     let variant = |kernel, leaf| variant_sub(kernel, leaf, None);
     let variants = [
         variant(LeafKernel::Steps, 64),
         variant(LeafKernel::Blocked, 48),
         variant(LeafKernel::Blocked, 64),
+        variant_ku(LeafKernel::Blocked, 64, None, Some(16)),
+        variant_ku(LeafKernel::Blocked, 64, None, Some(8)),
+        variant_ku(LeafKernel::Blocked, 64, None, Some(4)),
         variant_sub(LeafKernel::Blocked, 64, Some(8)),
         variant_sub(LeafKernel::Blocked, 64, Some(32)),
-        variant_sub(LeafKernel::Blocked, 128, Some(32)),
     ];
-    params_table(client, samples, &shapes, &variants);
+    let variants = if quick {
+        &variants[2..5]
+    } else {
+        &variants[..]
+    };
+    params_table(client, samples, &shapes, variants);
+    if quick {
+        return;
+    }
     // The kernel alone: a batch of small matrices as one launch of the diagonal-block kernel.
     let tiled = |(label, p): (String, CholeskyParams)| {
         let p = CholeskyParams {

@@ -53,6 +53,15 @@ pub struct CholeskyParams {
     /// (else the launch is refused). Default 16 (8 when `leaf` is not a multiple of 16). Leaves
     /// of a batch of smaller matrices that it does not divide use the step kernel.
     pub leaf_sub: Option<usize>,
+    /// K steps per unrolled trip of the blocked diagonal-block kernel's cube-wide phases (a
+    /// divisor of its sub-block order, else the launch is refused); fewer steps per trip hold
+    /// fewer shared-memory loads in registers, so more cubes fit a multiprocessor, but each
+    /// block takes longer. Default on GPUs: half a sub-block for launches that share the
+    /// device (more cubes than multiprocessors; fused steps with updates of more than
+    /// [`FUSED_SHARED_FROM`] rows), else the whole sub-block. H200 against whole sub-blocks
+    /// everywhere (BENCHMARKS.md): potrf 4096² 2.92 → 2.72 ms, 8192² 10.77 → 10.40,
+    /// 256 × 256² 0.396 → 0.326; 1024² and 2048² unchanged.
+    pub leaf_unroll: Option<usize>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
     /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
@@ -72,6 +81,13 @@ pub struct CholeskyParams {
     /// BENCHMARKS.md).
     pub fuse_leaf: Option<bool>,
 }
+
+/// Fused SYRK + diagonal block launches whose update has more rows than this run the block
+/// with [`CholeskyLaunch::blocked_for`]'s `shared` trips: there the update's occupancy
+/// bounds the step; below, the block's latency does (H200, short trips on every fused step
+/// against only above this: potrf 2048 1.167 against 1.121 ms, 4096 2.765 against 2.722;
+/// BENCHMARKS.md).
+pub const FUSED_SHARED_FROM: usize = 2048;
 
 /// Which kernel factors and inverts a diagonal block (one cube per block either way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,6 +208,8 @@ pub struct BlockedLeafConfig {
     /// The units as a gy × gx grid for the cube-wide phases (gx divides sub).
     pub gy: usize,
     pub gx: usize,
+    /// K steps per unrolled trip of the cube-wide phases (a divisor of `sub`).
+    pub ku: usize,
     pub unroll: bool,
 }
 
@@ -199,9 +217,10 @@ impl BlockedLeafConfig {
     /// On GPUs up to 256 units (gx = sub, gy a divisor of nb), the sub-block rows spread over
     /// min(sub, plane width) lanes; on runtimes without fixed-width plane operations (the CPU
     /// runtime) one unit runs the sub-block steps and the few units the runtime has share the
-    /// rest.
-    pub fn new(hw: &Hardware, nb: usize, sub: Option<usize>) -> Option<Self> {
-        let sub = sub.unwrap_or(if nb.is_multiple_of(16) { 16 } else { 8 });
+    /// rest. `ku`: K steps per unrolled trip of the cube-wide phases (default: all of `sub`).
+    pub fn new(hw: &Hardware, nb: usize, sub: Option<usize>, ku: Option<usize>) -> Option<Self> {
+        let sub = sub.unwrap_or(Self::default_sub(nb));
+        let ku = ku.unwrap_or(sub);
         let gpu = hw.max_units_per_cube >= 256;
         let plane = if hw.plane_ops && hw.lanes.is_power_of_two() {
             hw.lanes
@@ -224,16 +243,24 @@ impl BlockedLeafConfig {
             plane,
             gy,
             gx,
+            ku,
             unroll: gpu,
         };
         let ok = nb >= 8
             && matches!(sub, 8 | 16 | 32)
+            && ku >= 1
+            && sub.is_multiple_of(ku)
             && nb.is_multiple_of(sub)
             && sub.is_multiple_of(gx)
             && cfg.units() >= plane
             && cfg.units() <= hw.max_units_per_cube
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(cfg)
+    }
+
+    /// Sub-block order when none is given: 16, or 8 when nb is not a multiple of 16.
+    pub fn default_sub(nb: usize) -> usize {
+        if nb.is_multiple_of(16) { 16 } else { 8 }
     }
 
     pub fn units(&self) -> usize {
@@ -280,6 +307,7 @@ pub struct CholeskyLaunch {
     pub blocked_below: usize,
     pub leaf_kernel: LeafKernel,
     pub leaf_sub: Option<usize>,
+    pub leaf_unroll: Option<usize>,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
     /// `None`: fuse for a single matrix.
@@ -342,6 +370,14 @@ impl CholeskyLaunch {
         {
             return None;
         }
+        let sub = params
+            .leaf_sub
+            .unwrap_or(BlockedLeafConfig::default_sub(nb));
+        if let Some(ku) = params.leaf_unroll
+            && (ku == 0 || !sub.is_multiple_of(ku))
+        {
+            return None;
+        }
         let step = params.step.unwrap_or(nb);
         // The default stands down where the tiles do not fit; an explicit value is refused.
         let trsv = match params.trsv_max_k {
@@ -360,6 +396,7 @@ impl CholeskyLaunch {
             small_units: params.small_units,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
+            leaf_unroll: params.leaf_unroll,
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -379,12 +416,28 @@ impl CholeskyLaunch {
     }
 
     /// The blocked diagonal-block kernel for leaves of `cfg.nb`, when selected and the device
-    /// can run it (else the step kernel runs).
-    pub fn blocked_for(&self, cfg: &LeafConfig) -> Option<BlockedLeafConfig> {
+    /// can run it (else the step kernel runs). `shared`: the launch shares the device with more
+    /// cubes than it has multiprocessors (or, fused, with a large update), so occupancy counts
+    /// more than one block's latency: by default its cube-wide phases then run in trips of
+    /// half a sub-block, which cuts the kernel's registers (see `leaf_unroll`).
+    pub fn blocked_for(&self, cfg: &LeafConfig, shared: bool) -> Option<BlockedLeafConfig> {
         match self.leaf_kernel {
-            LeafKernel::Blocked => BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub),
+            LeafKernel::Blocked => {
+                let sub = self
+                    .leaf_sub
+                    .unwrap_or(BlockedLeafConfig::default_sub(cfg.nb));
+                let ku = self
+                    .leaf_unroll
+                    .or((shared && self.hw.max_units_per_cube >= 256).then_some(sub / 2));
+                BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub, ku)
+            }
             LeafKernel::Steps => None,
         }
+    }
+
+    /// Whether a launch of `cubes` diagonal-block cubes outnumbers the multiprocessors.
+    pub(crate) fn leaf_shared(&self, cubes: usize) -> bool {
+        self.hw.num_sms.is_some_and(|s| cubes > s as usize)
     }
 
     /// The batched small-matrix kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).
@@ -412,7 +465,7 @@ impl CholeskyLaunch {
         let GemmKernel::Simt(gcfg) = g.kernel else {
             return None;
         };
-        let lcfg = self.blocked_for(&self.leaf)?;
+        let lcfg = self.blocked_for(&self.leaf, m > FUSED_SHARED_FROM)?;
         let nb = self.leaf.nb;
         let ok = gcfg.vector
             && gcfg.tile_m() == nb

@@ -176,12 +176,22 @@ pub fn fused_syrk_leaf(client: &Client) {
             .fused_leaf(3 * nb, nb, 3)
             .is_none()
     );
+    // The diagonal blocks' cube-wide phases in trips of half a sub-block (the default of
+    // launches that share the device), fused and standalone.
+    let short = CholeskyParams {
+        leaf_unroll: Some(BlockedLeafConfig::default_sub(nb) / 2),
+        ..fused
+    };
     for n in [nb + 1, 2 * nb, 2 * nb + 5, 3 * nb + 7, 5 * nb - 1] {
         for upper in [false, true] {
             let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 41 + n as u64);
             let clean = a.clone();
             poison(&mut a, 3, n, upper);
-            for (what, p) in [("fused", &fused), ("unfused", &unfused)] {
+            for (what, p) in [
+                ("fused", &fused),
+                ("unfused", &unfused),
+                ("short trips", &short),
+            ] {
                 let out = potrf_host(client, &a, &[3, n, n], upper, p).expect("potrf");
                 check_factor(&clean, &out.l, &out.info, 3, n, upper, what);
             }
@@ -1093,11 +1103,14 @@ fn gemm_case(
 /// pivots inside and at the edges of sub-blocks, and the invert-only stage through
 /// solve_triangular (unit and non-unit diagonal).
 pub fn leaf_kernels(client: &Client) {
-    for (kernel, sub) in [
-        (LeafKernel::Blocked, None),
-        (LeafKernel::Steps, None),
-        (LeafKernel::Blocked, Some(8)),
-        (LeafKernel::Blocked, Some(32)),
+    for (kernel, sub, ku) in [
+        (LeafKernel::Blocked, None, None),
+        (LeafKernel::Steps, None, None),
+        (LeafKernel::Blocked, Some(8), None),
+        (LeafKernel::Blocked, Some(32), None),
+        // Cube-wide phases in trips of 4 and of 1 K step.
+        (LeafKernel::Blocked, None, Some(4)),
+        (LeafKernel::Blocked, Some(8), Some(1)),
     ] {
         for leaf in [8usize, 24, 48, 64, 128] {
             if sub.is_some_and(|s| leaf % s != 0) {
@@ -1107,6 +1120,7 @@ pub fn leaf_kernels(client: &Client) {
                 leaf: Some(leaf),
                 leaf_kernel: Some(kernel),
                 leaf_sub: sub,
+                leaf_unroll: ku,
                 batched_leaf: Some(BatchedLeaf::Tiled),
                 ..CholeskyParams::default()
             };
@@ -1120,15 +1134,17 @@ pub fn leaf_kernels(client: &Client) {
                 continue;
             };
             // The blocked kernel runs where its shared memory fits (else the step kernel).
-            let blocked = launch.blocked_for(&launch.leaf).is_some();
+            let blocked = launch.blocked_for(&launch.leaf, false).is_some();
             assert_eq!(
                 blocked,
-                kernel == LeafKernel::Blocked && BlockedLeafConfig::new(&hw, leaf, sub).is_some()
+                kernel == LeafKernel::Blocked
+                    && BlockedLeafConfig::new(&hw, leaf, sub, ku).is_some()
             );
             assert!(
                 kernel == LeafKernel::Steps || leaf <= 48 || blocked || hw.max_shared_bytes < 65536
             );
-            let what = format!("{kernel:?} sub {sub:?} leaf {leaf} (blocked kernel: {blocked})");
+            let what =
+                format!("{kernel:?} sub {sub:?} ku {ku:?} leaf {leaf} (blocked kernel: {blocked})");
             for n in [leaf - 1, leaf, leaf + 1, 2 * leaf + 5] {
                 for upper in [false, true] {
                     let (mut a, _) = spd_batch(n, &[1e6, 10.0], 300 + n as u64);
@@ -1199,6 +1215,18 @@ pub fn leaf_kernels(client: &Client) {
         assert!(
             matches!(r, Err(CholeskyError::Unsupported(_))),
             "sub {sub}: {r:?}"
+        );
+    }
+    // So is a trip length that does not divide the sub-block order.
+    for ku in [0usize, 3, 32] {
+        let bad = CholeskyParams {
+            leaf_unroll: Some(ku),
+            ..CholeskyParams::default()
+        };
+        let r = potrf_host(client, &a, &[70, 70], false, &bad);
+        assert!(
+            matches!(r, Err(CholeskyError::Unsupported(_))),
+            "ku {ku}: {r:?}"
         );
     }
 }

@@ -186,16 +186,22 @@ pub(crate) fn blocked_leaf_block<F: Float>(
             for e in 0..comptime!(rt * ct) {
                 acc[e] = F::new(0.0);
             }
-            #[unroll(cfg.unroll)]
-            for t in 0..sub {
+            // Trips of `ku` steps: the steps of one trip share their loads' latency; fewer
+            // steps per trip keep fewer loads in registers.
+            #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
+            for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                 #[unroll(cfg.unroll)]
-                for bc in 0..ct {
-                    let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
+                for tt in 0..comptime!(cfg.ku) {
+                    let t = t0 * comptime!(cfg.ku) + tt;
                     #[unroll(cfg.unroll)]
-                    for ar in 0..rt {
-                        // Rows past the block are clamped into it (masked below).
-                        let ai = a[min(r0 + ty + ar * gy, comptime!(nb - 1)) * ld + c0 + t];
-                        acc[ar * ct + bc] += ai * d;
+                    for bc in 0..ct {
+                        let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
+                        #[unroll(cfg.unroll)]
+                        for ar in 0..rt {
+                            // Rows past the block are clamped into it (masked below).
+                            let ai = a[min(r0 + ty + ar * gy, comptime!(nb - 1)) * ld + c0 + t];
+                            acc[ar * ct + bc] += ai * d;
+                        }
                     }
                 }
             }
@@ -249,15 +255,21 @@ pub(crate) fn blocked_leaf_block<F: Float>(
             for e in 0..comptime!(rt * st) {
                 acc[e] = F::new(0.0);
             }
-            #[unroll(cfg.unroll)]
-            for t in 0..sub {
+            // Trips of `ku` steps: the steps of one trip share their loads' latency; fewer
+            // steps per trip keep fewer loads in registers.
+            #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
+            for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                 #[unroll(cfg.unroll)]
-                for ar in 0..rt {
-                    let pi = pan[(r0 + ty + ar * gy) * pld + t];
+                for tt in 0..comptime!(cfg.ku) {
+                    let t = t0 * comptime!(cfg.ku) + tt;
                     #[unroll(cfg.unroll)]
-                    for bk in 0..st {
-                        let pk = pan[(r0 + tx + bk * gx) * pld + t];
-                        acc[ar * st + bk] += pi * pk;
+                    for ar in 0..rt {
+                        let pi = pan[(r0 + ty + ar * gy) * pld + t];
+                        #[unroll(cfg.unroll)]
+                        for bk in 0..st {
+                            let pk = pan[(r0 + tx + bk * gx) * pld + t];
+                            acc[ar * st + bk] += pi * pk;
+                        }
                     }
                 }
             }
@@ -291,15 +303,21 @@ pub(crate) fn blocked_leaf_block<F: Float>(
             for e in 0..comptime!(rt * ct) {
                 acc[e] = F::new(0.0);
             }
-            #[unroll(cfg.unroll)]
-            for t in 0..sub {
+            // Trips of `ku` steps: the steps of one trip share their loads' latency; fewer
+            // steps per trip keep fewer loads in registers.
+            #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
+            for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                 #[unroll(cfg.unroll)]
-                for bc in 0..ct {
-                    let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
+                for tt in 0..comptime!(cfg.ku) {
+                    let t = t0 * comptime!(cfg.ku) + tt;
                     #[unroll(cfg.unroll)]
-                    for ak in 0..rt {
-                        let wv = w[t * ld + min(ty + ak * gy, comptime!(nb - 1))];
-                        acc[ak * ct + bc] += d * wv;
+                    for bc in 0..ct {
+                        let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
+                        #[unroll(cfg.unroll)]
+                        for ak in 0..rt {
+                            let wv = w[t * ld + min(ty + ak * gy, comptime!(nb - 1))];
+                            acc[ak * ct + bc] += d * wv;
+                        }
                     }
                 }
             }

@@ -104,9 +104,9 @@ pub(crate) fn launch_syrk_leaf(
     // (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading
     // nb×nb block (tile_m = tile_n = nb); after a storage barrier (all units reach it:
     // CUBE_POS_X is uniform) that cube alone reads the block back through `w` and runs the
-    // diagonal-block kernel's body on it, exactly as the standalone leaf launch does (same
-    // config, units equal to the GEMM's), writing only that block, its inverse slot (inside
-    // `inv`) and info[b].
+    // diagonal-block kernel's body on it, exactly as the standalone leaf launch does (its
+    // units equal to the GEMM's), writing only that block, its inverse slot (inside `inv`)
+    // and info[b].
     unsafe {
         syrk_leaf_kernel::launch_unchecked::<f32>(
             ctx.client,

@@ -294,7 +294,8 @@ pub(crate) fn launch_leaf(
             )
         };
     }
-    if let Some(bcfg) = ctx.launch.blocked_for(&cfg) {
+    let shared = ctx.launch.leaf_shared(blocks * ctx.batch);
+    if let Some(bcfg) = ctx.launch.blocked_for(&cfg, shared) {
         // SAFETY: as for the step kernel below (the same operands, blocks and writes). Shared
         // indices: a and x below nb·(nb + 1) (i, k < nb), the panel below nb·(sub + 1), W below
         // sub·(nb + 1). The plane-0 phase is entered by whole planes only (units < plane, a
