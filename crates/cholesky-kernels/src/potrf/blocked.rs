@@ -255,8 +255,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
             for e in 0..comptime!(rt * st) {
                 acc[e] = F::new(0.0);
             }
-            // Trips of `ku` steps: the steps of one trip share their loads' latency; fewer
-            // steps per trip keep fewer loads in registers.
+            // In trips of `ku` steps, as in T.
             #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
             for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                 #[unroll(cfg.unroll)]
@@ -303,8 +302,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
             for e in 0..comptime!(rt * ct) {
                 acc[e] = F::new(0.0);
             }
-            // Trips of `ku` steps: the steps of one trip share their loads' latency; fewer
-            // steps per trip keep fewer loads in registers.
+            // In trips of `ku` steps, as in T.
             #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
             for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                 #[unroll(cfg.unroll)]
