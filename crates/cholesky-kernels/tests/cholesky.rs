@@ -1209,29 +1209,33 @@ pub fn leaf_kernels(client: &Client) {
             }
         }
     }
-    // A sub-block order that is not 8, 16 or 32 dividing the leaf is refused, not ignored.
+    // A sub-block order that is not 8, 16 or 32 dividing the leaf is refused, not ignored; so
+    // is a trip length that does not divide the sub-block order.
     let (a, _) = spd_batch(70, &[10.0], 5);
-    for sub in [12usize, 128] {
-        let bad = CholeskyParams {
-            leaf_sub: Some(sub),
-            ..CholeskyParams::default()
-        };
-        let r = potrf_host(client, &a, &[70, 70], false, &bad);
+    let def = CholeskyParams::default();
+    let subs = [12usize, 128].map(|s| {
+        (
+            format!("sub {s}"),
+            CholeskyParams {
+                leaf_sub: Some(s),
+                ..def
+            },
+        )
+    });
+    let kus = [0usize, 3, 32].map(|k| {
+        (
+            format!("ku {k}"),
+            CholeskyParams {
+                leaf_unroll: Some(k),
+                ..def
+            },
+        )
+    });
+    for (what, bad) in subs.iter().chain(&kus) {
+        let r = potrf_host(client, &a, &[70, 70], false, bad);
         assert!(
             matches!(r, Err(CholeskyError::Unsupported(_))),
-            "sub {sub}: {r:?}"
-        );
-    }
-    // So is a trip length that does not divide the sub-block order.
-    for ku in [0usize, 3, 32] {
-        let bad = CholeskyParams {
-            leaf_unroll: Some(ku),
-            ..CholeskyParams::default()
-        };
-        let r = potrf_host(client, &a, &[70, 70], false, &bad);
-        assert!(
-            matches!(r, Err(CholeskyError::Unsupported(_))),
-            "ku {ku}: {r:?}"
+            "{what}: {r:?}"
         );
     }
 }
