@@ -765,8 +765,10 @@ fn params_table(
     }
 }
 
-/// The kernels for a whole op on small matrices: left-looking with a small cube per matrix (a
-/// unit per row, 32 and 16 units) and the register-tiled leaf.
+/// The kernels for a whole op on small matrices: rows in registers (default units, 64, 32 with
+/// two matrices per cube, 16, 8; a width whose rows do not fit the registers runs the Crout
+/// kernel), left-looking with a small cube per matrix (a unit per row), and the register-tiled
+/// leaf.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
     let shapes = [
@@ -779,19 +781,23 @@ pub fn small_sweep(client: &Client, samples: usize) {
         (1024, 48),
         (8192, 8),
     ];
-    let variant = |label: &str, kind, units| {
+    let variant = |label: &str, kind, units, mats| {
         let p = CholeskyParams {
             batched_leaf: Some(kind),
             small_units: units,
+            small_mats: mats,
             ..CholeskyParams::default()
         };
         (label.to_string(), p)
     };
     let variants = [
-        variant("crout", BatchedLeaf::Crout, None),
-        variant("crout32", BatchedLeaf::Crout, Some(32)),
-        variant("crout16", BatchedLeaf::Crout, Some(16)),
-        variant("tiled", BatchedLeaf::Tiled, None),
+        variant("rows", BatchedLeaf::Rows, None, None),
+        variant("rows64", BatchedLeaf::Rows, Some(64), None),
+        variant("rows32x2", BatchedLeaf::Rows, Some(32), Some(2)),
+        variant("rows16", BatchedLeaf::Rows, Some(16), None),
+        variant("rows8", BatchedLeaf::Rows, Some(8), None),
+        variant("crout", BatchedLeaf::Crout, None, None),
+        variant("tiled", BatchedLeaf::Tiled, None, None),
     ];
     params_table(client, samples, &shapes, &variants);
 }

@@ -26,7 +26,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
       [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution; potrf big_min_k)
-      [--small-sweep]  (potrf on batches of small matrices: Crout against the tiled leaf)
+      [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)

@@ -40,9 +40,13 @@ pub struct CholeskyParams {
     /// recursion at n = 1024…8192, 1.15× at 16384, where the halves above 4096 keep their
     /// large-K GEMMs; BENCHMARKS.md).
     pub blocked_below: Option<usize>,
-    /// Units per matrix of the Crout batched kernel (a divisor of its nb).
-    /// Default: nb (one row per unit) on GPUs, 2 elsewhere.
+    /// Units per matrix of the batched small-matrix kernels (a divisor of their nb). Default:
+    /// [`BatchedLeaf::Rows`] 32 on GPUs (nb for nb ≤ 32 and nb > 64), [`BatchedLeaf::Crout`]
+    /// nb (one row per unit) on GPUs; 2 elsewhere.
     pub small_units: Option<usize>,
+    /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
+    /// elsewhere 1.
+    pub small_mats: Option<usize>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -104,6 +108,11 @@ pub enum LeafKernel {
 /// How a batch of matrices of order ≤ `leaf` is factored (one launch either way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BatchedLeaf {
+    /// Right-looking with each matrix's rows in its units' registers (`units` units per
+    /// matrix, several matrices per cube for small orders), one barrier per column
+    /// (`potrf/rows.rs`). Stands down to [`BatchedLeaf::Crout`] where its registers or shared
+    /// memory do not fit.
+    Rows,
     /// Left-looking, one small cube per matrix (a unit per row on GPUs), one barrier per
     /// column (1024 × 64² on the H200: BENCHMARKS.md).
     Crout,
@@ -147,6 +156,77 @@ impl SmallConfig {
             // nb rows of nb/4 + 1 vectors of 4, the diagonal, one flag.
             && 4 * (nb * (nb + 4) + nb + 1) <= hw.max_shared_bytes;
         ok.then_some(cfg)
+    }
+}
+
+/// Comptime shape of the register-row batched kernel (`potrf/rows.rs`): matrices of order
+/// ≤ nb, `units` units per matrix (nb/units rows each), `mats` matrices per cube.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RowsConfig {
+    pub nb: usize,
+    pub units: usize,
+    pub mats: usize,
+    pub unroll: bool,
+}
+
+impl RowsConfig {
+    /// Registers of one unit's rows, unrolled: slot s holds (s + 1)·units words.
+    pub const MAX_ROW_WORDS: usize = 160;
+
+    /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers) 32 units
+    /// per matrix for nb = 64, else nb, and 32/units matrices per cube; elsewhere the few
+    /// units the runtime has (the CPU runtime: 2), one matrix per cube, not unrolled.
+    pub fn new(
+        hw: &Hardware,
+        nb: usize,
+        units: Option<usize>,
+        mats: Option<usize>,
+    ) -> Option<Self> {
+        let gpu = hw.max_units_per_cube >= 256;
+        let units = units.unwrap_or(if !gpu {
+            hw.max_units_per_cube.clamp(1, 2)
+        } else if nb > 32 && nb <= 64 {
+            32
+        } else {
+            nb
+        });
+        let mats = mats.unwrap_or(if gpu { (32 / units.max(1)).max(1) } else { 1 });
+        let cfg = Self {
+            nb,
+            units,
+            mats,
+            unroll: gpu,
+        };
+        let ok = nb >= 1
+            && units >= 1
+            && mats >= 1
+            && nb.is_multiple_of(units)
+            && units * mats <= hw.max_units_per_cube
+            && (!gpu || cfg.row_words() <= Self::MAX_ROW_WORDS)
+            && cfg.shared_bytes() <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
+
+    /// Words of one unit's rows in registers: Σ_s (s + 1)·units.
+    pub fn row_words(&self) -> usize {
+        let slots = self.nb / self.units;
+        self.units * slots * (slots + 1) / 2
+    }
+
+    /// Per matrix: the nb × (nb + 1) staging block, two column buffers, a flag.
+    pub fn shared_bytes(&self) -> usize {
+        4 * self.mats * (self.nb * (self.nb + 1) + 2 * self.nb + 1)
+    }
+
+    /// Loads in flight per unit before their shared-memory stores: the largest power of two
+    /// up to 16 dividing nb²/units.
+    pub fn chunk(&self) -> usize {
+        let per = self.nb * self.nb / self.units;
+        let mut c = 16;
+        while !per.is_multiple_of(c) {
+            c /= 2;
+        }
+        c
     }
 }
 
@@ -313,6 +393,7 @@ pub struct CholeskyLaunch {
     /// `None`: fuse for a single matrix.
     pub fuse_leaf: Option<bool>,
     small_units: Option<usize>,
+    small_mats: Option<usize>,
     hw: Hardware,
 }
 
@@ -392,8 +473,9 @@ impl CholeskyLaunch {
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),
-            batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Crout),
+            batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Rows),
             small_units: params.small_units,
+            small_mats: params.small_mats,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -444,6 +526,17 @@ impl CholeskyLaunch {
     pub fn small_for(&self, n: usize) -> Option<SmallConfig> {
         let nb = self.leaf_for(n).nb;
         SmallConfig::new(&self.hw, nb, self.small_units.map(|u| u.min(nb)))
+    }
+
+    /// The register-row batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).
+    pub fn rows_for(&self, n: usize) -> Option<RowsConfig> {
+        let nb = self.leaf_for(n).nb;
+        RowsConfig::new(
+            &self.hw,
+            nb,
+            self.small_units.map(|u| u.min(nb)),
+            self.small_mats,
+        )
     }
 
     /// The fused SYRK + diagonal block (`potrf/fused.rs`) for the update of an m×m lower

@@ -41,7 +41,7 @@ pub mod trsm;
 
 pub use config::{
     BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, LeafConfig, LeafKernel,
-    LeafStage, SmallConfig,
+    LeafStage, RowsConfig, SmallConfig,
 };
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;

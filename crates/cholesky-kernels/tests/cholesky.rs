@@ -724,18 +724,36 @@ pub fn batched_small(client: &Client) {
             "batch {b} differs from unbatched"
         );
     }
-    // Every small order (one launch of the diagonal-block kernel, sized by n) with failing
-    // matrices mixed in.
-    let tiled = CholeskyParams {
-        batched_leaf: Some(BatchedLeaf::Tiled),
+    // Every small order (one launch of a whole-op kernel, sized by n) with failing matrices
+    // mixed in, on every batched kernel.
+    let hw = Hardware::of(client);
+    let gpu = hw.max_units_per_cube >= 256;
+    let kernel = |k: BatchedLeaf| CholeskyParams {
+        batched_leaf: Some(k),
         ..CholeskyParams::default()
     };
-    let one_unit = CholeskyParams {
+    let tiled = kernel(BatchedLeaf::Tiled);
+    let crout = kernel(BatchedLeaf::Crout);
+    let crout_one = CholeskyParams {
         small_units: Some(1),
-        ..CholeskyParams::default()
+        ..crout
+    };
+    // Rows in 2–4 slots of 16 units (one unit each on the CPU runtime), several matrices per
+    // cube, so the last cube of a batch of 9 is ragged.
+    let rows_multi = CholeskyParams {
+        small_units: Some(if gpu { 16 } else { 1 }),
+        small_mats: Some(if gpu { 4 } else { 2 }),
+        ..kernel(BatchedLeaf::Rows)
     };
     for &n in &[1usize, 5, 8, 9, 16, 31, 32, 33, 50, 64] {
-        for p in [def, tiled, one_unit] {
+        // The default takes the rows kernel for every order; two matrices of order 64 per
+        // cube need more than the 32 KiB of shared memory of some runtimes.
+        for (p, upto) in [(def, 64), (rows_multi, 32)] {
+            let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
+            let rows = launch.rows_for(n).is_some();
+            assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
+        }
+        for p in [def, rows_multi, crout, tiled, crout_one] {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);
@@ -781,6 +799,39 @@ pub fn batched_small(client: &Client) {
                     }
                 }
             }
+        }
+    }
+    // Sliced inputs: order 13 at an offset, rows 17 words apart, matrices 300 apart, NaN
+    // everywhere but the lower triangle; lower, and upper through the transposed view.
+    let (n, batch, ld, bs, off) = (13usize, 5usize, 17usize, 300usize, 9usize);
+    let (a, _) = spd_batch(n, &vec![1e2; batch], 91);
+    let mut buf = vec![f32::NAN; off + batch * bs];
+    for b in 0..batch {
+        for i in 0..n {
+            for k in 0..=i {
+                buf[off + b * bs + i * ld + k] = a[b * n * n + i * n + k];
+            }
+        }
+    }
+    let h = client.create_from_slice(f32::as_bytes(&buf));
+    let view = View {
+        offset: off,
+        rows: n,
+        cols: n,
+        row_stride: ld,
+        col_stride: 1,
+        batch_stride: bs,
+    };
+    for p in [def, rows_multi, crout] {
+        for upper in [false, true] {
+            let m = MatrixRef {
+                handle: &h,
+                batch,
+                view: if upper { view.t() } else { view },
+            };
+            let out = potrf(client, m, upper, &p).unwrap().read(client).unwrap();
+            let what = format!("sliced, upper={upper}, {:?}", p.batched_leaf);
+            check_factor(&a, &out.l, &out.info, batch, n, upper, &what);
         }
     }
 }

@@ -16,11 +16,12 @@ mod blocked;
 mod fused;
 mod graph;
 mod leaf;
+mod rows;
 mod small;
 
 pub use graph::PotrfGraph;
 
-use crate::config::{BatchedLeaf, LeafConfig, LeafStage, SmallConfig};
+use crate::config::{BatchedLeaf, LeafConfig, LeafStage, RowsConfig, SmallConfig};
 use crate::syrk::syrk_rec;
 use crate::trsm::{BlockInverses, trsm_rec};
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
@@ -84,10 +85,19 @@ pub fn potrf(
 pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> CholeskyOutput {
     let batch = a.batch;
     let out = ctx.buffer(batch * n * n);
-    let small =
-        (n <= ctx.launch.leaf.nb && !a.is_empty() && ctx.launch.batched_leaf == BatchedLeaf::Crout)
-            .then(|| ctx.launch.small_for(n))
-            .flatten();
+    let small = if n <= ctx.launch.leaf.nb && !a.is_empty() {
+        match ctx.launch.batched_leaf {
+            BatchedLeaf::Rows => ctx
+                .launch
+                .rows_for(n)
+                .map(Small::Rows)
+                .or_else(|| ctx.launch.small_for(n).map(Small::Crout)),
+            BatchedLeaf::Crout => ctx.launch.small_for(n).map(Small::Crout),
+            BatchedLeaf::Tiled => None,
+        }
+    } else {
+        None
+    };
     // The small kernel writes `info` and the flags of every matrix: no zeroed upload.
     let (info, nonfinite) = if small.is_some() {
         (ctx.buffer(batch).0, ctx.buffer(batch).0)
@@ -111,9 +121,16 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
     let dense = View::contiguous(n, n);
     let dst = Operand::new(&out.0, out.1, if upper { dense.t() } else { dense });
     if n <= ctx.launch.leaf.nb {
-        if let Some(cfg) = small {
-            launch_small(ctx, cfg, src, dst, &info, &nonfinite, n);
-            return result;
+        match small {
+            Some(Small::Crout(cfg)) => {
+                launch_small(ctx, cfg, src, dst, &info, &nonfinite, n);
+                return result;
+            }
+            Some(Small::Rows(cfg)) => {
+                launch_rows(ctx, cfg, src, dst, &info, &nonfinite, n);
+                return result;
+            }
+            None => {}
         }
         let stage = LeafStage {
             factor: true,
@@ -318,6 +335,51 @@ pub(crate) fn launch_leaf(
     // or shared memory before writing. Barriers: the early exits, the pivot test and `fail`
     // are uniform per cube.
     unsafe { launch!(leaf::leaf_kernel::launch_unchecked::<f32>, cfg.units(), cfg) }
+}
+
+/// The whole-op kernel for a batch of matrices of order ≤ leaf.
+#[derive(Clone, Copy, Debug)]
+enum Small {
+    Crout(SmallConfig),
+    Rows(RowsConfig),
+}
+
+/// One launch of the register-row batched kernel: matrix b of `src` factored into `dst`.
+fn launch_rows(
+    ctx: &Ctx,
+    cfg: RowsConfig,
+    src: Operand,
+    dst: Operand,
+    info: &Handle,
+    flags: &Handle,
+    n: usize,
+) {
+    debug_assert!(n <= cfg.nb);
+    debug_assert!(src.view.extent(ctx.batch) <= src.len && dst.view.extent(ctx.batch) <= dst.len);
+    let (_, by, bz) = batch_grid(ctx.batch.div_ceil(cfg.mats), ctx.launch.max_count());
+    // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with
+    // k ≤ i < n of matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst` (views
+    // checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no two units
+    // of different matrices touch the same elements. Shared indices stay below
+    // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
+    // nb²/units. Barriers: the early exit is uniform per cube (every matrix past the batch),
+    // and every unit runs every column step.
+    unsafe {
+        rows::rows_kernel::launch_unchecked::<f32>(
+            ctx.client,
+            CubeCount::Static(1, by as u32, bz as u32),
+            CubeDim::new_1d((cfg.units * cfg.mats) as u32),
+            BufferArg::from_raw_parts(src.handle.clone(), src.len),
+            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
+            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
+            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
+            src.view.launch_arg(),
+            dst.view.launch_arg(),
+            n,
+            ctx.batch,
+            cfg,
+        )
+    }
 }
 
 /// One launch of the batched small-matrix kernel: matrix b of `src` factored into `dst`.

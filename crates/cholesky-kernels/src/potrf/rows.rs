@@ -1,0 +1,214 @@
+//! Batched small Cholesky with the matrix in registers: `units` units per matrix of order
+//! n ≤ nb, `mats` matrices per cube, right-looking, one barrier per column, the whole op in
+//! one launch.
+//!
+//! Storage: unit u of a matrix holds rows i = s·units + u (slot s < nb/units) in registers,
+//! `a[s·nb + k] = a_ik` for k below the slot's end (s + 1)·units (only k ≤ i is meaningful;
+//! the rest is scratch that is never stored). Rows n … nb − 1 are the identity, so a ragged
+//! order needs no special case: the factor of diag(A, I) is diag(L, I).
+//! Column j is broadcast through a shared buffer `col` (two of them, alternating, so one
+//! barrier per column suffices): the owners of rows > j publish a_ij, then every unit reads
+//! the pivot d = a_jj, scales its own l_ij = a_ij/√d and updates its rows,
+//! a_ik −= (l_ij/√d)·a_kj for j < k < the slot's end, reading a_kj from `col`. Column j + 1 is
+//! updated and published first, the rest after, so the next barrier waits on little.
+//! The load and the store go through shared memory (`t`, rows nb + 1 words apart: the units
+//! of a plane reading their rows hit distinct banks), in the order of the smaller stride, so
+//! both are coalesced for lower (row-major) and upper (transposed view) alike.
+//!
+//! Slots wholly above column j skip it at compile time (unrolled), so a matrix costs about
+//! Σ_s ((s + 1)·units)³/6 multiply-adds per unit: n³/6 split over the units, plus the
+//! rounding of each slot to its end. A pivot that is not > 0 (NaN included) at column c sets
+//! `info = c + 1`; the factor then holds L's first c columns and zeros, as [`super::small`]'s.
+use crate::config::RowsConfig;
+use cubecl::prelude::*;
+use linalg_common::gemm::Strides;
+
+/// `src`: matrix `b`'s lower triangle at `ss` (only k ≤ i < n is read); `dst`: L with zeros
+/// above the diagonal; `info[b]` (0 or the failed pivot's order) and `flags[b]` (1 if a NaN
+/// or infinity was read, else 0) are always written. Matrix b = cube·mats + UNIT_POS / units.
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
+pub(crate) fn rows_kernel<F: Float>(
+    src: &[F],
+    dst: &mut [F],
+    info: &mut [u32],
+    flags: &mut [u32],
+    ss: Strides,
+    sd: Strides,
+    n: usize,
+    batch: usize,
+    #[comptime] cfg: RowsConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let units = comptime!(cfg.units);
+    let mats = comptime!(cfg.mats);
+    let slots = comptime!(cfg.nb / cfg.units);
+    let ld = comptime!(cfg.nb + 1);
+    let per = comptime!(cfg.nb * cfg.nb / cfg.units);
+    // Loads in flight per unit before their shared-memory stores.
+    let chunk = comptime!(cfg.chunk());
+
+    let unit = UNIT_POS as usize;
+    let m = unit / units;
+    let u = unit % units;
+    let cube = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    let b = cube * mats + m;
+    // A cube whose matrices are all past the batch leaves before any barrier (uniform).
+    if cube * mats >= batch {
+        terminate!();
+    }
+    // Matrices past the batch in a ragged last cube run on zeros (identity) and store nothing.
+    let live = b < batch;
+
+    let mut t = Shared::<[F]>::new_slice(comptime!(cfg.mats * cfg.nb * (cfg.nb + 1)));
+    let mut col = Shared::<[F]>::new_slice(comptime!(2 * cfg.mats * cfg.nb));
+    let mut bad = Shared::<[u32]>::new_slice(comptime!(cfg.mats));
+    let tb = m * comptime!(cfg.nb * (cfg.nb + 1));
+
+    // Load in the order of the smaller source stride: element e of the nb × nb block is
+    // (e / nb, e % nb) row-major, (e % nb, e / nb) column-major.
+    let scol = ss.rs < ss.cs;
+    let sb = ss.offset + b * ss.bs;
+    let mut nonfinite = false;
+    let mut vals = Array::<F>::new(chunk);
+    #[unroll(cfg.unroll)]
+    for c0 in 0..comptime!(per / chunk) {
+        #[unroll(cfg.unroll)]
+        for q in 0..chunk {
+            let e = (c0 * chunk + q) * units + u;
+            let mut i = e / nb;
+            let mut k = e % nb;
+            if scol {
+                i = e % nb;
+                k = e / nb;
+            }
+            let mut v = F::new(0.0);
+            if i >= n && i == k {
+                v = F::new(1.0);
+            }
+            if live && i < n && k <= i {
+                v = src[sb + i * ss.rs + k * ss.cs];
+                let finite = F::abs(v) <= F::new(f32::MAX);
+                nonfinite = nonfinite || !finite;
+            }
+            vals[q] = v;
+        }
+        #[unroll(cfg.unroll)]
+        for q in 0..chunk {
+            let e = (c0 * chunk + q) * units + u;
+            let mut i = e / nb;
+            let mut k = e % nb;
+            if scol {
+                i = e % nb;
+                k = e / nb;
+            }
+            t[tb + i * ld + k] = vals[q];
+        }
+    }
+    if u == 0 {
+        bad[m] = 0;
+    }
+    sync_cube();
+    if nonfinite {
+        bad[m] = 1;
+    }
+
+    // Rows into registers; column 0 published.
+    let mut a = Array::<F>::new(comptime!(cfg.nb * cfg.nb / cfg.units));
+    #[unroll(cfg.unroll)]
+    for s in 0..slots {
+        let i = s * units + u;
+        #[unroll(cfg.unroll)]
+        for k in 0..nb {
+            if k < (s + 1) * units {
+                a[s * nb + k] = t[tb + i * ld + k];
+            }
+        }
+        col[m * nb + i] = a[s * nb];
+    }
+    sync_cube();
+
+    let mut fail = 0usize;
+    #[unroll(cfg.unroll)]
+    for j in 0..nb {
+        let cur = (j % 2) * comptime!(cfg.mats * cfg.nb) + m * nb;
+        let nxt = ((j + 1) % 2) * comptime!(cfg.mats * cfg.nb) + m * nb;
+        let d = col[cur + j];
+        let r = F::inverse_sqrt(d);
+        let pos = d > F::new(0.0);
+        if !pos && fail == 0 {
+            fail = j + 1;
+        }
+        // Column j + 1 first (it gates the next barrier), then the rest of each slot.
+        #[unroll(cfg.unroll)]
+        for s in 0..slots {
+            let end = (s + 1) * units;
+            if end > j {
+                let l = a[s * nb + j] * r;
+                a[s * nb + j] = l;
+                if j + 1 < end {
+                    let x = l * r;
+                    a[s * nb + j + 1] -= x * col[cur + j + 1];
+                    col[nxt + s * units + u] = a[s * nb + j + 1];
+                }
+            }
+        }
+        #[unroll(cfg.unroll)]
+        for s in 0..slots {
+            let end = (s + 1) * units;
+            if end > j + 1 {
+                let x = a[s * nb + j] * r;
+                #[unroll(cfg.unroll)]
+                for k in 0..nb {
+                    if k > j + 1 && k < end {
+                        a[s * nb + k] -= x * col[cur + k];
+                    }
+                }
+            }
+        }
+        sync_cube();
+    }
+
+    // Columns from a failed pivot on are not L: stored as zeros, as is the upper triangle.
+    let mut done = n;
+    if fail > 0 {
+        done = fail - 1;
+    }
+    #[unroll(cfg.unroll)]
+    for s in 0..slots {
+        let i = s * units + u;
+        #[unroll(cfg.unroll)]
+        for k in 0..nb {
+            let mut v = F::new(0.0);
+            if k < (s + 1) * units {
+                if k <= i && k < done {
+                    v = a[s * nb + k];
+                }
+            }
+            t[tb + i * ld + k] = v;
+        }
+    }
+    sync_cube();
+
+    let dcol = sd.rs < sd.cs;
+    let db = sd.offset + b * sd.bs;
+    if live {
+        #[unroll(cfg.unroll)]
+        for it in 0..per {
+            let e = it * units + u;
+            let mut i = e / nb;
+            let mut k = e % nb;
+            if dcol {
+                i = e % nb;
+                k = e / nb;
+            }
+            if i < n && k < n {
+                dst[db + i * sd.rs + k * sd.cs] = t[tb + i * ld + k];
+            }
+        }
+        if u == 0 {
+            info[b] = fail as u32;
+            flags[b] = bad[m];
+        }
+    }
+}
