@@ -765,10 +765,10 @@ fn params_table(
     }
 }
 
-/// The kernels for a whole op on small matrices: rows in registers (default units, 64, 32 with
-/// two matrices per cube, 16, 8; a width whose rows do not fit the registers runs the Crout
-/// kernel), left-looking with a small cube per matrix (a unit per row), and the register-tiled
-/// leaf.
+/// The kernels for a whole op on small matrices: rows in registers (the default, a unit per
+/// row; 64 units and two matrices per cube; 32 and 16 units, capped at nb; a width whose rows
+/// do not fit the registers runs the Crout kernel), left-looking with a small cube per matrix
+/// (a unit per row), and the register-tiled leaf.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
     let shapes = [
@@ -792,10 +792,9 @@ pub fn small_sweep(client: &Client, samples: usize) {
     };
     let variants = [
         variant("rows", BatchedLeaf::Rows, None, None),
-        variant("rows64", BatchedLeaf::Rows, Some(64), None),
-        variant("rows32x2", BatchedLeaf::Rows, Some(32), Some(2)),
+        variant("rows64x2", BatchedLeaf::Rows, Some(64), Some(2)),
+        variant("rows32", BatchedLeaf::Rows, Some(32), None),
         variant("rows16", BatchedLeaf::Rows, Some(16), None),
-        variant("rows8", BatchedLeaf::Rows, Some(8), None),
         variant("crout", BatchedLeaf::Crout, None, None),
         variant("tiled", BatchedLeaf::Tiled, None, None),
     ];

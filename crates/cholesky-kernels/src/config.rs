@@ -32,7 +32,8 @@ pub struct CholeskyParams {
     /// faster there (H200, 4096² × 64: 20.7 TFLOP/s against 16.5; potrf 4096 in 3.56 ms
     /// against 4.01, BENCHMARKS.md).
     pub big_min_k: Option<usize>,
-    /// Kernel for a whole op on matrices of order ≤ `leaf`. Default [`BatchedLeaf::Crout`].
+    /// Kernel for a whole op on matrices of order ≤ `leaf`. Default [`BatchedLeaf::Rows`]
+    /// (H200: 1024 × 64² in 22.6 µs against 34.7 with Crout, 4096 × 32² 17.4 against 24.3).
     pub batched_leaf: Option<BatchedLeaf>,
     /// Diagonal blocks of at most this order are factored right-looking — split off one leaf
     /// at a time (leaf, one TRSM GEMM, one SYRK GEMM per step) — instead of halved
@@ -41,8 +42,7 @@ pub struct CholeskyParams {
     /// large-K GEMMs; BENCHMARKS.md).
     pub blocked_below: Option<usize>,
     /// Units per matrix of the batched small-matrix kernels (a divisor of their nb). Default:
-    /// [`BatchedLeaf::Rows`] 32 on GPUs (nb for nb ≤ 32 and nb > 64), [`BatchedLeaf::Crout`]
-    /// nb (one row per unit) on GPUs; 2 elsewhere.
+    /// nb (one row per unit) on GPUs, 2 elsewhere.
     pub small_units: Option<usize>,
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
@@ -173,9 +173,10 @@ impl RowsConfig {
     /// Registers of one unit's rows, unrolled: slot s holds (s + 1)·units words.
     pub const MAX_ROW_WORDS: usize = 160;
 
-    /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers) 32 units
-    /// per matrix for nb = 64, else nb, and 32/units matrices per cube; elsewhere the few
-    /// units the runtime has (the CPU runtime: 2), one matrix per cube, not unrolled.
+    /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers) a unit
+    /// per row and 32/nb matrices per cube (H200, 1024 × 64²: 22.6 µs against 39.1 with 32
+    /// units of two rows, whose 168 registers spill; BENCHMARKS.md); elsewhere the few units
+    /// the runtime has (the CPU runtime: 2), one matrix per cube, not unrolled.
     pub fn new(
         hw: &Hardware,
         nb: usize,
@@ -183,12 +184,10 @@ impl RowsConfig {
         mats: Option<usize>,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
-        let units = units.unwrap_or(if !gpu {
-            hw.max_units_per_cube.clamp(1, 2)
-        } else if nb > 32 && nb <= 64 {
-            32
-        } else {
+        let units = units.unwrap_or(if gpu {
             nb
+        } else {
+            hw.max_units_per_cube.clamp(1, 2)
         });
         let mats = mats.unwrap_or(if gpu { (32 / units.max(1)).max(1) } else { 1 });
         let cfg = Self {

@@ -830,7 +830,7 @@ pub fn batched_small(client: &Client) {
                 view: if upper { view.t() } else { view },
             };
             let out = potrf(client, m, upper, &p).unwrap().read(client).unwrap();
-            let what = format!("sliced, upper={upper}, {:?}", p.batched_leaf);
+            let what = format!("sliced, upper={upper}, {p:?}");
             check_factor(&a, &out.l, &out.info, batch, n, upper, &what);
         }
     }
