@@ -123,16 +123,9 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
     let dense = View::contiguous(n, n);
     let dst = Operand::new(&out.0, out.1, if upper { dense.t() } else { dense });
     if n <= ctx.launch.leaf.nb {
-        match small {
-            Some(Small::Crout(cfg)) => {
-                launch_small(ctx, cfg, src, dst, &info, &nonfinite, n);
-                return result;
-            }
-            Some(Small::Rows(cfg)) => {
-                launch_rows(ctx, cfg, src, dst, &info, &nonfinite, n);
-                return result;
-            }
-            None => {}
+        if let Some(kernel) = small {
+            launch_small(ctx, kernel, src, dst, &info, &nonfinite, n);
+            return result;
         }
         let stage = LeafStage {
             factor: true,
@@ -346,77 +339,57 @@ enum Small {
     Rows(RowsConfig),
 }
 
-/// One launch of the register-row batched kernel: matrix b of `src` factored into `dst`.
-fn launch_rows(
-    ctx: &Ctx,
-    cfg: RowsConfig,
-    src: Operand,
-    dst: Operand,
-    info: &Handle,
-    flags: &Handle,
-    n: usize,
-) {
-    debug_assert!(n <= cfg.nb);
-    debug_assert!(src.view.extent(ctx.batch) <= src.len && dst.view.extent(ctx.batch) <= dst.len);
-    let (_, by, bz) = batch_grid(ctx.batch.div_ceil(cfg.mats), ctx.launch.max_count());
-    // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with
-    // k ≤ i < n of matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst` (views
-    // checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no two units
-    // of different matrices touch the same elements. Shared indices stay below
-    // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
-    // nb²/units. Barriers: the early exit is uniform per cube (every matrix past the batch),
-    // and every unit runs every column step.
-    unsafe {
-        rows::rows_kernel::launch_unchecked::<f32>(
-            ctx.client,
-            CubeCount::Static(1, by as u32, bz as u32),
-            CubeDim::new_1d((cfg.units * cfg.mats) as u32),
-            BufferArg::from_raw_parts(src.handle.clone(), src.len),
-            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
-            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
-            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            src.view.launch_arg(),
-            dst.view.launch_arg(),
-            n,
-            ctx.batch,
-            cfg,
-        )
-    }
-}
-
-/// One launch of the batched small-matrix kernel: matrix b of `src` factored into `dst`.
+/// One launch of a whole-op kernel for a batch of matrices of order ≤ leaf: matrix b of
+/// `src` factored into `dst`.
 fn launch_small(
     ctx: &Ctx,
-    cfg: SmallConfig,
+    kernel: Small,
     src: Operand,
     dst: Operand,
     info: &Handle,
     flags: &Handle,
     n: usize,
 ) {
-    debug_assert!(n <= cfg.nb);
+    let (nb, mats, units) = match kernel {
+        Small::Crout(cfg) => (cfg.nb, 1, cfg.units),
+        Small::Rows(cfg) => (cfg.nb, cfg.mats, cfg.units * cfg.mats),
+    };
+    debug_assert!(n <= nb);
     debug_assert!(src.view.extent(ctx.batch) <= src.len && dst.view.extent(ctx.batch) <= dst.len);
-    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
-    // SAFETY: cube b reads only (i, k) with k ≤ i < n of matrix b of `src` and writes only
-    // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
-    // here), and `info[b]`, `flags[b]` (b < batch); no two cubes touch the same elements.
-    // Shared indices stay below nb·(nb/4 + 1) vectors (i < nb, k/4 < nb/4). Barriers: the
-    // early exit and the pivot test are uniform per cube (every unit computes the pivot
-    // identically).
-    unsafe {
-        small::small_kernel::launch_unchecked::<f32>(
-            ctx.client,
-            CubeCount::Static(1, by as u32, bz as u32),
-            CubeDim::new_1d(cfg.units as u32),
-            BufferArg::from_raw_parts(src.handle.clone(), src.len),
-            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
-            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
-            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            src.view.launch_arg(),
-            dst.view.launch_arg(),
-            n,
-            ctx.batch,
-            cfg,
-        )
+    let (_, by, bz) = batch_grid(ctx.batch.div_ceil(mats), ctx.launch.max_count());
+    macro_rules! launch {
+        ($kernel:path, $cfg:expr) => {
+            $kernel(
+                ctx.client,
+                CubeCount::Static(1, by as u32, bz as u32),
+                CubeDim::new_1d(units as u32),
+                BufferArg::from_raw_parts(src.handle.clone(), src.len),
+                BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
+                BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
+                BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
+                src.view.launch_arg(),
+                dst.view.launch_arg(),
+                n,
+                ctx.batch,
+                $cfg,
+            )
+        };
+    }
+    match kernel {
+        // SAFETY: cube b reads only (i, k) with k ≤ i < n of matrix b of `src` and writes only
+        // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
+        // here), and `info[b]`, `flags[b]` (b < batch); no two cubes touch the same elements.
+        // Shared indices stay below nb·(nb/4 + 1) vectors (i < nb, k/4 < nb/4). Barriers: the
+        // early exit and the pivot test are uniform per cube (every unit computes the pivot
+        // identically).
+        Small::Crout(cfg) => unsafe { launch!(small::small_kernel::launch_unchecked::<f32>, cfg) },
+        // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with
+        // k ≤ i < n of matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst`
+        // (views checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no
+        // two units of different matrices touch the same elements. Shared indices stay below
+        // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
+        // nb²/units. Barriers: the early exit is uniform per cube (every matrix past the
+        // batch), and every unit runs every column step.
+        Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
     }
 }
