@@ -170,7 +170,9 @@ pub struct RowsConfig {
 }
 
 impl RowsConfig {
-    /// Registers of one unit's rows, unrolled: slot s holds (s + 1)·units words.
+    /// Cap on the words of one unit's rows where they are unrolled into registers (slot s
+    /// holds (s + 1)·units words): 160 admits 16 units of four rows at nb = 64 for sweeps;
+    /// the default (a unit per row) needs nb.
     pub const MAX_ROW_WORDS: usize = 160;
 
     /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers) a unit

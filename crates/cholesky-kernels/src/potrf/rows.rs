@@ -15,9 +15,11 @@
 //! of a plane reading their rows hit distinct banks), in the order of the smaller stride, so
 //! both are coalesced for lower (row-major) and upper (transposed view) alike.
 //!
-//! Slots wholly above column j skip it at compile time (unrolled), so a matrix costs about
-//! Σ_s ((s + 1)·units)³/6 multiply-adds per unit: n³/6 split over the units, plus the
-//! rounding of each slot to its end. A pivot that is not > 0 (NaN included) at column c sets
+//! Slots wholly above column j skip it at compile time (unrolled); inside a slot every row
+//! runs every column's update (rows above the column update scratch), so a unit does about
+//! Σ_s ((s + 1)·units)²/2 multiply-adds. With a unit per row (the GPU default) that is nb²/2
+//! per unit, about 3× the n³/6 of the factorization, with no branch in the unrolled code (a
+//! run-time skip of finished rows measured slower on the H200; BENCHMARKS.md). A pivot that is not > 0 (NaN included) at column c sets
 //! `info = c + 1`; the factor then holds L's first c columns and zeros, as [`super::small`]'s.
 use crate::config::RowsConfig;
 use cubecl::prelude::*;
