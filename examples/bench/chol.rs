@@ -767,7 +767,7 @@ fn params_table(
 
 /// The kernels for a whole op on small matrices: rows in registers (a unit per row), the
 /// grid of register tiles (tiles of order 8 — 4 at nb = 8 — with its default matrices per
-/// cube, with 1, 2 and 6; tiles of order 4), left-looking with a small cube per matrix (a unit
+/// cube, with 1, 2 and 8; tiles of order 4), left-looking with a small cube per matrix (a unit
 /// per row), and the register-tiled leaf of the recursion.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
@@ -797,7 +797,7 @@ pub fn small_sweep(client: &Client, samples: usize) {
         variant("grid", grid, None, None, None),
         variant("grid-m1", grid, None, Some(1), None),
         variant("grid-m2", grid, None, Some(2), None),
-        variant("grid-m6", grid, None, Some(6), None),
+        variant("grid-m8", grid, None, Some(8), None),
         variant("grid-t4", grid, None, None, Some(4)),
         variant("crout", BatchedLeaf::Crout, None, None, None),
         variant("tiled", BatchedLeaf::Tiled, None, None, None),

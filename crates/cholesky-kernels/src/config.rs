@@ -202,7 +202,8 @@ impl GridConfig {
             mats: 1,
             unroll: gpu,
         };
-        let ok = nb >= 1 && tile >= 1 && nb.is_multiple_of(tile);
+        // An even tile: the step loop's buffer parity is that of the step within a tile.
+        let ok = nb >= 2 && tile >= 2 && tile.is_multiple_of(2) && nb.is_multiple_of(tile);
         if !ok {
             return None;
         }

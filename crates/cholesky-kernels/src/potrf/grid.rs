@@ -89,7 +89,8 @@ pub(crate) fn grid_kernel<F: Float>(
     let sb = ss.offset + b * ss.bs;
     let mut nonfinite = false;
     let mut vals = Array::<F>::new(chunk);
-    #[unroll(cfg.unroll)]
+    // Trips and the steps' tile columns are run-time loops: the kernel's code stays within
+    // the instruction cache (a whole unrolled kernel stalled on instruction fetch on the H200).
     for c0 in 0..trips {
         #[unroll(cfg.unroll)]
         for q in 0..chunk {
@@ -162,66 +163,76 @@ pub(crate) fn grid_kernel<F: Float>(
     let mut fail = 0usize;
     let mut x = Array::<F>::new(comptime!(cfg.tile));
     let mut y = Array::<F>::new(comptime!(cfg.tile));
-    #[unroll(cfg.unroll)]
-    for j in 0..nb {
-        let cur = (j % 2) * comptime!(cfg.mats * (cfg.nb + 1)) + cb;
-        let nxt = ((j + 1) % 2) * comptime!(cfg.mats * (cfg.nb + 1)) + cb;
-        let d = col[cur + nb];
-        let rs = F::inverse_sqrt(d);
-        let pos = d > F::new(0.0);
-        if !pos && fail == 0 {
-            fail = j + 1;
-        }
-        // Tiles whose columns are all < j are finished; after a failed pivot nothing runs (a
-        // NaN times a zero of the broadcast would reach the finished columns).
-        if fail == 0 && j < tk * tt + tt {
-            let r2 = rs * rs;
-            #[unroll(cfg.unroll)]
-            for r in 0..tt {
-                x[r] = col[cur + ti * tt + r] * r2;
-                y[r] = col[cur + tk * tt + r];
+    // Step j = jb·T + jj: jj (unrolled) gives every register index; T is even, so the
+    // buffer parity is jj's.
+    for jb in 0..g {
+        #[unroll(cfg.unroll)]
+        for jj in 0..tt {
+            let j = jb * tt + jj;
+            let cur = (jj % 2) * comptime!(cfg.mats * (cfg.nb + 1)) + cb;
+            let nxt = ((jj + 1) % 2) * comptime!(cfg.mats * (cfg.nb + 1)) + cb;
+            let d = col[cur + nb];
+            let rs = F::inverse_sqrt(d);
+            let pos = d > F::new(0.0);
+            if !pos && fail == 0 {
+                fail = j + 1;
             }
-            if tk == j / tt {
+            // Tiles whose columns are all < j are finished; after a failed pivot nothing runs (a
+            // NaN times a zero of the broadcast would reach the finished columns).
+            if fail == 0 && j < tk * tt + tt {
+                let r2 = rs * rs;
                 #[unroll(cfg.unroll)]
                 for r in 0..tt {
-                    a[r * tt + j % tt] *= rs;
+                    x[r] = col[cur + ti * tt + r] * r2;
+                    y[r] = col[cur + tk * tt + r];
                 }
-            }
-            // Column j + 1 first (it gates the next barrier).
-            let j1 = j + 1;
-            let c1 = j1 % tt;
-            if j1 < nb {
-                #[unroll(cfg.unroll)]
-                for r in 0..tt {
-                    a[r * tt + c1] -= x[r] * y[c1];
-                }
-                if tk == j1 / tt {
+                if tk == jb {
                     #[unroll(cfg.unroll)]
                     for r in 0..tt {
-                        let i = ti * tt + r;
-                        let w = a[r * tt + c1];
-                        let mut v = F::new(0.0);
-                        if i > j1 {
-                            v = w;
+                        a[r * tt + jj] *= rs;
+                    }
+                }
+                // Column j + 1 first (it gates the next barrier); it is column c1 of tile column
+                // jb1.
+                let j1 = j + 1;
+                let c1 = (jj + 1) % tt;
+                let mut jb1 = jb;
+                if jj + 1 == tt {
+                    jb1 = jb + 1;
+                }
+                if j1 < nb {
+                    #[unroll(cfg.unroll)]
+                    for r in 0..tt {
+                        a[r * tt + c1] -= x[r] * y[c1];
+                    }
+                    if tk == jb1 {
+                        #[unroll(cfg.unroll)]
+                        for r in 0..tt {
+                            let i = ti * tt + r;
+                            let w = a[r * tt + c1];
+                            let mut v = F::new(0.0);
+                            if i > j1 {
+                                v = w;
+                            }
+                            col[nxt + i] = v;
+                            if i == j1 {
+                                col[nxt + nb] = w;
+                            }
                         }
-                        col[nxt + i] = v;
-                        if i == j1 {
-                            col[nxt + nb] = w;
+                    }
+                }
+                #[unroll(cfg.unroll)]
+                for c in 0..tt {
+                    if c != c1 || j1 >= nb {
+                        #[unroll(cfg.unroll)]
+                        for r in 0..tt {
+                            a[r * tt + c] -= x[r] * y[c];
                         }
                     }
                 }
             }
-            #[unroll(cfg.unroll)]
-            for c in 0..tt {
-                if c != c1 || j1 >= nb {
-                    #[unroll(cfg.unroll)]
-                    for r in 0..tt {
-                        a[r * tt + c] -= x[r] * y[c];
-                    }
-                }
-            }
+            sync_cube();
         }
-        sync_cube();
     }
 
     // Columns from a failed pivot on are not L: stored as zeros, as is the upper triangle.
@@ -247,7 +258,6 @@ pub(crate) fn grid_kernel<F: Float>(
     let dcol = sd.rs < sd.cs;
     let db = sd.offset + b * sd.bs;
     if live {
-        #[unroll(cfg.unroll)]
         for it in 0..per {
             let e = it * units + u;
             let mut i = e / nb;
