@@ -765,10 +765,10 @@ fn params_table(
     }
 }
 
-/// The kernels for a whole op on small matrices: rows in registers (a unit per row), the
-/// grid of register tiles (tiles of order 8 — 4 at nb = 8 — with its default matrices per
-/// cube, with 1, 2 and 8; tiles of order 4), left-looking with a small cube per matrix (a unit
-/// per row), and the register-tiled leaf of the recursion.
+/// The kernels for a whole op on small matrices: rows in registers (the default, a unit per
+/// row; 64 units and two matrices per cube; 32 and 16 units, capped at nb; a width whose rows
+/// do not fit the registers runs the Crout kernel), left-looking with a small cube per matrix
+/// (a unit per row), and the register-tiled leaf.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
     let shapes = [
@@ -781,26 +781,22 @@ pub fn small_sweep(client: &Client, samples: usize) {
         (1024, 48),
         (8192, 8),
     ];
-    let variant = |label: &str, kind, units, mats, tile| {
+    let variant = |label: &str, kind, units, mats| {
         let p = CholeskyParams {
             batched_leaf: Some(kind),
             small_units: units,
             small_mats: mats,
-            small_tile: tile,
             ..CholeskyParams::default()
         };
         (label.to_string(), p)
     };
-    let grid = BatchedLeaf::TileGrid;
     let variants = [
-        variant("rows", BatchedLeaf::Rows, None, None, None),
-        variant("grid", grid, None, None, None),
-        variant("grid-m1", grid, None, Some(1), None),
-        variant("grid-m2", grid, None, Some(2), None),
-        variant("grid-m8", grid, None, Some(8), None),
-        variant("grid-t4", grid, None, None, Some(4)),
-        variant("crout", BatchedLeaf::Crout, None, None, None),
-        variant("tiled", BatchedLeaf::Tiled, None, None, None),
+        variant("rows", BatchedLeaf::Rows, None, None),
+        variant("rows64x2", BatchedLeaf::Rows, Some(64), Some(2)),
+        variant("rows32", BatchedLeaf::Rows, Some(32), None),
+        variant("rows16", BatchedLeaf::Rows, Some(16), None),
+        variant("crout", BatchedLeaf::Crout, None, None),
+        variant("tiled", BatchedLeaf::Tiled, None, None),
     ];
     params_table(client, samples, &shapes, &variants);
 }

@@ -47,9 +47,6 @@ pub struct CholeskyParams {
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
     pub small_mats: Option<usize>,
-    /// Tile order of [`BatchedLeaf::TileGrid`] (a divisor of its nb). Default 8 (4 for
-    /// matrices of order ≤ 8).
-    pub small_tile: Option<usize>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -122,10 +119,6 @@ pub enum BatchedLeaf {
     /// The recursion's register-tiled diagonal-block kernel (a 16×16 cube per matrix on GPUs,
     /// right-looking).
     Tiled,
-    /// Right-looking with each matrix's lower triangle split into T×T register tiles, a unit
-    /// per tile, one barrier per column (`potrf/grid.rs`). Stands down to
-    /// [`BatchedLeaf::Crout`] where its shared memory does not fit.
-    TileGrid,
 }
 
 /// Comptime shape of the batched small-matrix kernel: matrices of order ≤ nb, `units` units
@@ -163,74 +156,6 @@ impl SmallConfig {
             // nb rows of nb/4 + 1 vectors of 4, the diagonal, one flag.
             && 4 * (nb * (nb + 4) + nb + 1) <= hw.max_shared_bytes;
         ok.then_some(cfg)
-    }
-}
-
-/// Comptime shape of the register-tile batched kernel (`potrf/grid.rs`): matrices of order
-/// ≤ nb, the lower triangle in `tile` × `tile` tiles, a unit per tile, `mats` matrices per
-/// cube.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GridConfig {
-    pub nb: usize,
-    pub tile: usize,
-    pub mats: usize,
-    pub unroll: bool,
-}
-
-impl GridConfig {
-    /// Loads in flight per unit before their shared-memory stores.
-    pub const CHUNK: usize = 16;
-
-    /// On GPUs (cubes of ≥ 256 units) tiles of order 8 (4 for nb = 8), matrices per cube up
-    /// to about 128 units (and the shared memory), unrolled (every register index a constant); elsewhere (the CPU
-    /// runtime, with as many units per cube as cores) one tile per matrix, one matrix per
-    /// cube, not unrolled.
-    pub fn new(hw: &Hardware, nb: usize, tile: Option<usize>, mats: Option<usize>) -> Option<Self> {
-        let gpu = hw.max_units_per_cube >= 256;
-        let tile = tile
-            .unwrap_or(if !gpu {
-                nb
-            } else if nb >= 16 {
-                8
-            } else {
-                4
-            })
-            .min(nb.max(1));
-        let mut cfg = Self {
-            nb,
-            tile,
-            mats: 1,
-            unroll: gpu,
-        };
-        // An even tile: the step loop's buffer parity is that of the step within a tile.
-        let ok = nb >= 2 && tile >= 2 && tile.is_multiple_of(2) && nb.is_multiple_of(tile);
-        if !ok {
-            return None;
-        }
-        // By default as many matrices as fit about 128 units and the shared memory.
-        let fit = hw.max_shared_bytes / cfg.shared_bytes();
-        cfg.mats = mats.unwrap_or(if gpu {
-            (128 / cfg.units()).min(fit).max(1)
-        } else {
-            1
-        });
-        let ok = cfg.mats >= 1
-            && cfg.units() * cfg.mats <= hw.max_units_per_cube
-            && cfg.shared_bytes() <= hw.max_shared_bytes;
-        ok.then_some(cfg)
-    }
-
-    /// Units per matrix: one per tile of the lower triangle, g(g + 1)/2 with g = nb/tile.
-    pub fn units(&self) -> usize {
-        let g = self.nb / self.tile;
-        g * (g + 1) / 2
-    }
-
-    /// Per matrix: the staged tiles (tile² + 1 words each), two column buffers with the pivot,
-    /// a flag.
-    pub fn shared_bytes(&self) -> usize {
-        let t = self.units() * (self.tile * self.tile + 1);
-        4 * self.mats * (t + 2 * (self.nb + 1) + 1)
     }
 }
 
@@ -470,7 +395,6 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     small_units: Option<usize>,
     small_mats: Option<usize>,
-    small_tile: Option<usize>,
     hw: Hardware,
 }
 
@@ -553,7 +477,6 @@ impl CholeskyLaunch {
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Rows),
             small_units: params.small_units,
             small_mats: params.small_mats,
-            small_tile: params.small_tile,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -604,12 +527,6 @@ impl CholeskyLaunch {
     pub fn small_for(&self, n: usize) -> Option<SmallConfig> {
         let nb = self.leaf_for(n).nb;
         SmallConfig::new(&self.hw, nb, self.small_units.map(|u| u.min(nb)))
-    }
-
-    /// The register-tile batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).
-    pub fn grid_for(&self, n: usize) -> Option<GridConfig> {
-        let nb = self.leaf_for(n).nb;
-        GridConfig::new(&self.hw, nb, self.small_tile, self.small_mats)
     }
 
     /// The register-row batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).

@@ -40,8 +40,8 @@ mod syrk;
 pub mod trsm;
 
 pub use config::{
-    BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, GridConfig, LeafConfig,
-    LeafKernel, LeafStage, RowsConfig, SmallConfig,
+    BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, LeafConfig, LeafKernel,
+    LeafStage, RowsConfig, SmallConfig,
 };
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;

@@ -745,14 +745,6 @@ pub fn batched_small(client: &Client) {
         small_mats: Some(if gpu { 4 } else { 2 }),
         ..kernel(BatchedLeaf::Rows)
     };
-    // Register tiles of order 8 (4 at nb = 8), several matrices per cube; tiles of order 4,
-    // two matrices per cube (a ragged last cube). The CPU runtime has a tile per matrix.
-    let grid = kernel(BatchedLeaf::TileGrid);
-    let grid4 = CholeskyParams {
-        small_tile: gpu.then_some(4),
-        small_mats: Some(2),
-        ..grid
-    };
     for &n in &[1usize, 5, 8, 9, 16, 31, 32, 33, 50, 64] {
         // The default takes the rows kernel for every order; two matrices of order 64 per
         // cube need more than the 32 KiB of shared memory of some runtimes.
@@ -761,12 +753,7 @@ pub fn batched_small(client: &Client) {
             let rows = launch.rows_for(n).is_some();
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
-        for (p, upto) in [(grid, 64), (grid4, 32)] {
-            let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
-            let on = launch.grid_for(n).is_some();
-            assert!(on || n > upto, "n={n}: {p:?} not on the tile grid");
-        }
-        for p in [def, rows_multi, crout, tiled, crout_one, grid, grid4] {
+        for p in [def, rows_multi, crout, tiled, crout_one] {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);
@@ -835,7 +822,7 @@ pub fn batched_small(client: &Client) {
         col_stride: 1,
         batch_stride: bs,
     };
-    for p in [def, rows_multi, crout, grid, grid4] {
+    for p in [def, rows_multi, crout] {
         for upper in [false, true] {
             let m = MatrixRef {
                 handle: &h,

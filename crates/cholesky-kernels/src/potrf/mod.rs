@@ -17,14 +17,13 @@
 mod blocked;
 mod fused;
 mod graph;
-mod grid;
 mod leaf;
 mod rows;
 mod small;
 
 pub use graph::PotrfGraph;
 
-use crate::config::{BatchedLeaf, GridConfig, LeafConfig, LeafStage, RowsConfig, SmallConfig};
+use crate::config::{BatchedLeaf, LeafConfig, LeafStage, RowsConfig, SmallConfig};
 use crate::syrk::syrk_rec;
 use crate::trsm::{BlockInverses, trsm_rec};
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
@@ -96,11 +95,6 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
                 .map(Small::Rows)
                 .or_else(|| ctx.launch.small_for(n).map(Small::Crout)),
             BatchedLeaf::Crout => ctx.launch.small_for(n).map(Small::Crout),
-            BatchedLeaf::TileGrid => ctx
-                .launch
-                .grid_for(n)
-                .map(Small::Grid)
-                .or_else(|| ctx.launch.small_for(n).map(Small::Crout)),
             BatchedLeaf::Tiled => None,
         }
     } else {
@@ -343,7 +337,6 @@ pub(crate) fn launch_leaf(
 enum Small {
     Crout(SmallConfig),
     Rows(RowsConfig),
-    Grid(GridConfig),
 }
 
 /// One launch of a whole-op kernel for a batch of matrices of order ≤ leaf: matrix b of
@@ -360,7 +353,6 @@ fn launch_small(
     let (nb, mats, units) = match kernel {
         Small::Crout(cfg) => (cfg.nb, 1, cfg.units),
         Small::Rows(cfg) => (cfg.nb, cfg.mats, cfg.units * cfg.mats),
-        Small::Grid(cfg) => (cfg.nb, cfg.mats, cfg.units() * cfg.mats),
     };
     debug_assert!(n <= nb);
     debug_assert!(src.view.extent(ctx.batch) <= src.len && dst.view.extent(ctx.batch) <= dst.len);
@@ -399,13 +391,5 @@ fn launch_small(
         // nb²/units. Barriers: the early exit is uniform per cube (every matrix past the
         // batch), and every unit runs every column step.
         Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
-        // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with
-        // k ≤ i < n of matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst`
-        // (views checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no
-        // two units of different matrices touch the same elements. Shared indices stay below
-        // mats·units·(tile² + 1) (`t`: tile index < units, element < tile²), 2·mats·(nb + 1)
-        // (`col`) and mats (`bad`); register indices below tile². Barriers: the early exit is
-        // uniform per cube, and every unit runs every column step.
-        Small::Grid(cfg) => unsafe { launch!(grid::grid_kernel::launch_unchecked::<f32>, cfg) },
     }
 }
