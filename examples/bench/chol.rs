@@ -835,8 +835,7 @@ const POTRF_SWEEP_SHAPES: [(usize, usize); 7] = [
 ];
 
 /// potrf with each right-looking step's SYRK fused with the next diagonal block against
-/// separate launches, with the right-looking cutoff raised, and with the diagonal blocks on
-/// the register-row kernel (`rows_leaf`, never fused) (ms, printed only).
+/// separate launches, and with the right-looking cutoff raised (ms, printed only).
 pub fn fuse_sweep(client: &Client, samples: usize) {
     let shapes = POTRF_SWEEP_SHAPES;
     let variant = |label: &str, fuse: bool, below: Option<usize>| {
@@ -847,15 +846,10 @@ pub fn fuse_sweep(client: &Client, samples: usize) {
         };
         (label.to_string(), p)
     };
-    let rows_leaf = CholeskyParams {
-        rows_leaf: Some(true),
-        ..CholeskyParams::default()
-    };
     let variants = [
         variant("separate", false, None),
         variant("fused", true, None),
         variant("fused8192", true, Some(8192)),
-        ("rowsleaf".to_string(), rows_leaf),
     ];
     params_table(client, samples, &shapes, &variants);
 }

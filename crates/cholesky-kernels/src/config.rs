@@ -47,10 +47,6 @@ pub struct CholeskyParams {
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
     pub small_mats: Option<usize>,
-    /// The recursion's diagonal blocks (order `leaf`) run the register-row kernel of
-    /// [`BatchedLeaf::Rows`], which also writes the block's inverse, instead of the
-    /// diagonal-block kernels (and are not fused with the SYRK before them). Default: off.
-    pub rows_leaf: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -171,11 +167,6 @@ pub struct RowsConfig {
     pub units: usize,
     pub mats: usize,
     pub unroll: bool,
-    /// A diagonal block of the recursion (one matrix per cube): skipped where `info` is set,
-    /// a failure stored as `d0 + column + 1`, the non-finite flags left alone.
-    pub leaf: bool,
-    /// Also write L⁻¹ (a unit per column, by forward substitution) to the inverse operand.
-    pub invert: bool,
 }
 
 impl RowsConfig {
@@ -206,8 +197,6 @@ impl RowsConfig {
             units,
             mats,
             unroll: gpu,
-            leaf: false,
-            invert: false,
         };
         let ok = nb >= 1
             && units >= 1
@@ -406,7 +395,6 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     small_units: Option<usize>,
     small_mats: Option<usize>,
-    rows_leaf: bool,
     hw: Hardware,
 }
 
@@ -489,7 +477,6 @@ impl CholeskyLaunch {
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Rows),
             small_units: params.small_units,
             small_mats: params.small_mats,
-            rows_leaf: params.rows_leaf.unwrap_or(false),
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -540,20 +527,6 @@ impl CholeskyLaunch {
     pub fn small_for(&self, n: usize) -> Option<SmallConfig> {
         let nb = self.leaf_for(n).nb;
         SmallConfig::new(&self.hw, nb, self.small_units.map(|u| u.min(nb)))
-    }
-
-    /// The register-row kernel for the recursion's diagonal blocks (factor and inverse, one
-    /// matrix per cube), where `rows_leaf` selects it and it fits.
-    pub fn rows_leaf(&self) -> Option<RowsConfig> {
-        if !self.rows_leaf {
-            return None;
-        }
-        let cfg = RowsConfig::new(&self.hw, self.leaf.nb, None, Some(1))?;
-        Some(RowsConfig {
-            leaf: true,
-            invert: true,
-            ..cfg
-        })
     }
 
     /// The register-row batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).

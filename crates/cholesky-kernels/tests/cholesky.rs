@@ -1153,66 +1153,6 @@ fn gemm_case(
 /// of 16; 64 and 128 where shared memory allows): factors of orders around one, two and three leaves (ragged last blocks), failures at
 /// pivots inside and at the edges of sub-blocks, and the invert-only stage through
 /// solve_triangular (unit and non-unit diagonal).
-/// The recursion with its diagonal blocks on the register-row kernel (factor and inverse):
-/// orders straddling one and several leaves, lower and upper, a batch with each matrix's own
-/// conditioning, failing pivots in the first, a middle and the last block, and the solves
-/// that reuse the factor.
-pub fn rows_leaf(client: &Client) {
-    for leaf in [64usize, 32] {
-        let p = CholeskyParams {
-            rows_leaf: Some(true),
-            leaf: Some(leaf),
-            ..CholeskyParams::default()
-        };
-        let launch = CholeskyLaunch::new(&Hardware::of(client), &p).expect("launch");
-        let cfg = launch.rows_leaf().expect("rows leaf");
-        assert!(cfg.leaf && cfg.invert && cfg.mats == 1);
-        for n in [leaf + 1, 2 * leaf, 2 * leaf + 7, 5 * leaf + 3] {
-            for upper in [false, true] {
-                let kappas = [1e6, 10.0, 1e3];
-                let (mut a, _) = spd_batch(n, &kappas, 500 + n as u64);
-                let clean = a.clone();
-                poison(&mut a, kappas.len(), n, upper);
-                let out = potrf_host(client, &a, &[kappas.len(), n, n], upper, &p).expect("potrf");
-                let what = format!("rows leaf {leaf}, n={n} upper={upper}");
-                check_factor(&clean, &out.l, &out.info, kappas.len(), n, upper, &what);
-            }
-        }
-        let n = 3 * leaf + 2;
-        let pivots = [
-            None,
-            Some(0),
-            Some(leaf / 2),
-            Some(leaf),
-            Some(2 * leaf + 5),
-            Some(n - 1),
-        ];
-        let (mut a, l) = spd_batch(n, &vec![100.0; pivots.len()], 29 + leaf as u64);
-        for (b, piv) in pivots.iter().enumerate() {
-            if let Some(q) = *piv {
-                let lq = l[b * n * n + q * n + q] as f64;
-                let v = a[b * n * n + q * n + q] as f64 - 1.5 * lq * lq;
-                a[b * n * n + q * n + q] = v as f32;
-            }
-        }
-        let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &p).expect("potrf");
-        for (b, piv) in pivots.iter().enumerate() {
-            let want = piv.map_or(0, |q| q as u32 + 1);
-            assert_eq!(out.info[b], want, "rows leaf {leaf}: info {b}");
-        }
-        // The matrix without a failure is still a correct factor.
-        check_factor(
-            &a[..n * n],
-            &out.l[..n * n],
-            &out.info[..1],
-            1,
-            n,
-            false,
-            "rows leaf ok",
-        );
-    }
-}
-
 pub fn leaf_kernels(client: &Client) {
     for (kernel, sub, ku) in [
         (LeafKernel::Blocked, None, None),
@@ -1367,10 +1307,6 @@ macro_rules! testgen {
             #[test]
             fn leaf_kernels() {
                 super::leaf_kernels(&client());
-            }
-            #[test]
-            fn rows_leaf() {
-                super::rows_leaf(&client());
             }
             #[test]
             fn large_matrix() {

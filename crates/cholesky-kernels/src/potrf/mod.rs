@@ -217,24 +217,13 @@ fn potrf_rec(
         if leaf_done {
             return;
         }
-        let slot = inv.block(d0 / nb, nb);
-        if let Some(cfg) = ctx.launch.rows_leaf() {
-            debug_assert!(
-                w.view.extent(ctx.batch) <= w.len && slot.view.extent(ctx.batch) <= slot.len
-            );
-            let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
-            let count = CubeCount::Static(1, by as u32, bz as u32);
-            // SAFETY: `w` (the diagonal block, factored in place) and `slot` lie inside their
-            // buffers (debug-checked above); one matrix per cube.
-            unsafe { launch_rows(ctx, cfg, count, w, w, slot, info, flags, s, d0) };
-            return;
-        }
         let stage = LeafStage {
             factor: true,
             invert: true,
             unit_diag: false,
             check: false,
         };
+        let slot = inv.block(d0 / nb, nb);
         launch_leaf(
             ctx,
             ctx.launch.leaf,
@@ -265,8 +254,7 @@ fn potrf_rec(
     trsm_rec(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     let d2 = d0 + n1;
     let slot = inv.block(d2 / nb, nb);
-    let fused = ctx.launch.rows_leaf().is_none()
-        && fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2);
+    let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2);
     if !fused {
         syrk_rec(ctx, a22, a21);
     }
@@ -369,12 +357,11 @@ fn launch_small(
     debug_assert!(n <= nb);
     debug_assert!(src.view.extent(ctx.batch) <= src.len && dst.view.extent(ctx.batch) <= dst.len);
     let (_, by, bz) = batch_grid(ctx.batch.div_ceil(mats), ctx.launch.max_count());
-    let count = CubeCount::Static(1, by as u32, bz as u32);
     macro_rules! launch {
         ($kernel:path, $cfg:expr) => {
             $kernel(
                 ctx.client,
-                count,
+                CubeCount::Static(1, by as u32, bz as u32),
                 CubeDim::new_1d(units as u32),
                 BufferArg::from_raw_parts(src.handle.clone(), src.len),
                 BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
@@ -396,59 +383,13 @@ fn launch_small(
         // early exit and the pivot test are uniform per cube (every unit computes the pivot
         // identically).
         Small::Crout(cfg) => unsafe { launch!(small::small_kernel::launch_unchecked::<f32>, cfg) },
-        Small::Rows(cfg) => {
-            // SAFETY: as for `launch_rows` (no inverse is written: `cfg.invert` is off).
-            debug_assert!(!cfg.invert && !cfg.leaf);
-            unsafe { launch_rows(ctx, cfg, count, src, dst, dst, info, flags, n, 0) }
-        }
-    }
-}
-
-/// One launch of the register-row kernel over `count` cubes: matrix b of `src` factored into
-/// `dst` (and, with `cfg.invert`, L⁻¹ into `inv`).
-///
-/// # Safety
-/// Matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with k ≤ i < n of
-/// matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst` and `inv` (views inside
-/// their buffers: checked by the public ops, debug-checked by the callers), and `info[b]`,
-/// `flags[b]`; no two units of different matrices touch the same elements, and a cube reads
-/// all of its matrix before it writes (so `src` may be `dst`). Shared indices stay below
-/// mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
-/// nb²/units (rows) and nb (the inverse's column). Barriers: the early exits are uniform per
-/// cube (every matrix past the batch; with `cfg.leaf` one matrix per cube, whose `info` every
-/// unit reads before any write), and every unit runs every column step.
-#[allow(clippy::too_many_arguments)]
-unsafe fn launch_rows(
-    ctx: &Ctx,
-    cfg: RowsConfig,
-    count: CubeCount,
-    src: Operand,
-    dst: Operand,
-    inv: Operand,
-    info: &Handle,
-    flags: &Handle,
-    n: usize,
-    d0: usize,
-) {
-    debug_assert!(!cfg.leaf || cfg.mats == 1);
-    // SAFETY: the caller's contract above.
-    unsafe {
-        rows::rows_kernel::launch_unchecked::<f32>(
-            ctx.client,
-            count,
-            CubeDim::new_1d((cfg.units * cfg.mats) as u32),
-            BufferArg::from_raw_parts(src.handle.clone(), src.len),
-            BufferArg::from_raw_parts(dst.handle.clone(), dst.len),
-            BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
-            BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
-            BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            src.view.launch_arg(),
-            dst.view.launch_arg(),
-            inv.view.launch_arg(),
-            n,
-            d0,
-            ctx.batch,
-            cfg,
-        )
+        // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with
+        // k ≤ i < n of matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst`
+        // (views checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no
+        // two units of different matrices touch the same elements. Shared indices stay below
+        // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
+        // nb²/units. Barriers: the early exit is uniform per cube (every matrix past the
+        // batch), and every unit runs every column step.
+        Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
     }
 }

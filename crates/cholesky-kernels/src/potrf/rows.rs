@@ -33,14 +33,11 @@ use linalg_common::gemm::Strides;
 pub(crate) fn rows_kernel<F: Float>(
     src: &[F],
     dst: &mut [F],
-    inv: &mut [F],
     info: &mut [u32],
     flags: &mut [u32],
     ss: Strides,
     sd: Strides,
-    si: Strides,
     n: usize,
-    d0: usize,
     batch: usize,
     #[comptime] cfg: RowsConfig,
 ) {
@@ -61,13 +58,6 @@ pub(crate) fn rows_kernel<F: Float>(
     // A cube whose matrices are all past the batch leaves before any barrier (uniform).
     if cube * mats >= batch {
         terminate!();
-    }
-    // A diagonal block of a matrix that already failed is not factored (one matrix per cube:
-    // uniform).
-    if comptime!(cfg.leaf) {
-        if info[b] != 0 {
-            terminate!();
-        }
     }
     // Matrices past the batch in a ragged last cube run on zeros (identity) and store nothing.
     let live = b < batch;
@@ -218,54 +208,9 @@ pub(crate) fn rows_kernel<F: Float>(
                 dst[db + i * sd.rs + k * sd.cs] = t[tb + i * ld + k];
             }
         }
-        if comptime!(cfg.leaf) {
-            if u == 0 && fail > 0 {
-                info[b] = (d0 + fail) as u32;
-            }
-        } else {
-            if u == 0 {
-                info[b] = fail as u32;
-                flags[b] = bad[m];
-            }
-        }
-    }
-
-    // L⁻¹ by forward substitution from L in `t`: unit u solves L·x = e_c for its columns
-    // c = s·units + u, right-looking (x_m = acc_m / l_mm, then acc_i −= l_im·x_m for i > m);
-    // every unit reads the same l_im at once. A failed block has no inverse (uniform).
-    if comptime!(cfg.invert) {
-        if fail == 0 && live {
-            let ib = si.offset + b * si.bs;
-            let mut acc = Array::<F>::new(comptime!(cfg.nb));
-            #[unroll(cfg.unroll)]
-            for s in 0..slots {
-                let c = s * units + u;
-                #[unroll(cfg.unroll)]
-                for i in 0..nb {
-                    let mut v = F::new(0.0);
-                    if i == c {
-                        v = F::new(1.0);
-                    }
-                    acc[i] = v;
-                }
-                #[unroll(cfg.unroll)]
-                for mm in 0..nb {
-                    let x = acc[mm] * (F::new(1.0) / t[tb + mm * ld + mm]);
-                    acc[mm] = x;
-                    #[unroll(cfg.unroll)]
-                    for i in 0..nb {
-                        if i > mm {
-                            acc[i] -= t[tb + i * ld + mm] * x;
-                        }
-                    }
-                }
-                #[unroll(cfg.unroll)]
-                for i in 0..nb {
-                    if i < n && c < n {
-                        inv[ib + i * si.rs + c * si.cs] = acc[i];
-                    }
-                }
-            }
+        if u == 0 {
+            info[b] = fail as u32;
+            flags[b] = bad[m];
         }
     }
 }
