@@ -47,11 +47,6 @@ pub struct CholeskyParams {
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
     pub small_mats: Option<usize>,
-    /// [`BatchedLeaf::Rows`] with a unit per row: each plane skips the steps past its last
-    /// row and the columns beyond it. Default: where planes are fixed, ≥ 32 lanes and split
-    /// the rows into several (GPUs, nb = 64); an explicit `true` where it does not apply falls
-    /// back to the Crout kernel.
-    pub small_skip: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -172,11 +167,6 @@ pub struct RowsConfig {
     pub units: usize,
     pub mats: usize,
     pub unroll: bool,
-    /// Rows in planes of `span` units (a unit per row): a plane skips the steps past its
-    /// last row and the columns beyond it (warp-uniform branches, no barrier inside).
-    pub skip: bool,
-    /// The plane width the skip works in (nb without the skip).
-    pub span: usize,
 }
 
 impl RowsConfig {
@@ -194,7 +184,6 @@ impl RowsConfig {
         nb: usize,
         units: Option<usize>,
         mats: Option<usize>,
-        skip: Option<bool>,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
         let units = units.unwrap_or(if gpu {
@@ -203,27 +192,15 @@ impl RowsConfig {
             hw.max_units_per_cube.clamp(1, 2)
         });
         let mats = mats.unwrap_or(if gpu { (32 / units.max(1)).max(1) } else { 1 });
-        // Planes of 32 or more lanes that split the rows (a unit per row) into several.
-        let lanes = hw.lanes;
-        let can_skip = gpu
-            && hw.plane_ops
-            && lanes >= 32
-            && units == nb
-            && nb > lanes
-            && nb.is_multiple_of(lanes);
-        let skip = skip.unwrap_or(can_skip);
         let cfg = Self {
             nb,
             units,
             mats,
             unroll: gpu,
-            skip,
-            span: if skip { lanes } else { nb },
         };
         let ok = nb >= 1
             && units >= 1
             && mats >= 1
-            && (!skip || can_skip)
             && nb.is_multiple_of(units)
             && units * mats <= hw.max_units_per_cube
             && (!gpu || cfg.row_words() <= Self::MAX_ROW_WORDS)
@@ -418,7 +395,6 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     small_units: Option<usize>,
     small_mats: Option<usize>,
-    small_skip: Option<bool>,
     hw: Hardware,
 }
 
@@ -501,7 +477,6 @@ impl CholeskyLaunch {
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Rows),
             small_units: params.small_units,
             small_mats: params.small_mats,
-            small_skip: params.small_skip,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -562,7 +537,6 @@ impl CholeskyLaunch {
             nb,
             self.small_units.map(|u| u.min(nb)),
             self.small_mats,
-            self.small_skip,
         )
     }
 

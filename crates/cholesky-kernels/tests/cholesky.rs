@@ -745,20 +745,6 @@ pub fn batched_small(client: &Client) {
         small_mats: Some(if gpu { 4 } else { 2 }),
         ..kernel(BatchedLeaf::Rows)
     };
-    // Where the default skips finished planes (GPUs at nb = 64), the rows without the skip
-    // run too.
-    let skips = CholeskyLaunch::new(&hw, &def)
-        .expect("launch")
-        .rows_for(64)
-        .expect("rows 64")
-        .skip;
-    let mut kernels = vec![def, rows_multi, crout, tiled, crout_one];
-    if skips {
-        kernels.push(CholeskyParams {
-            small_skip: Some(false),
-            ..def
-        });
-    }
     for &n in &[1usize, 5, 8, 9, 16, 31, 32, 33, 50, 64] {
         // The default takes the rows kernel for every order; two matrices of order 64 per
         // cube need more than the 32 KiB of shared memory of some runtimes.
@@ -767,7 +753,7 @@ pub fn batched_small(client: &Client) {
             let rows = launch.rows_for(n).is_some();
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
-        for &p in &kernels {
+        for p in [def, rows_multi, crout, tiled, crout_one] {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);

@@ -130,14 +130,6 @@ pub(crate) fn rows_kernel<F: Float>(
     }
     sync_cube();
 
-    // With the skip, `hi` is one past the last row of the unit's plane (else nb), and the
-    // columns go in groups of `span`: a group wholly past `hi` is scratch for the plane.
-    let span = comptime!(cfg.span);
-    let groups = comptime!(cfg.nb / cfg.span);
-    let mut hi = nb.runtime();
-    if comptime!(cfg.skip) {
-        hi = (u / span + 1) * span;
-    }
     let mut fail = 0usize;
     #[unroll(cfg.unroll)]
     for j in 0..nb {
@@ -153,8 +145,7 @@ pub(crate) fn rows_kernel<F: Float>(
         #[unroll(cfg.unroll)]
         for s in 0..slots {
             let end = (s + 1) * units;
-            // A plane whose rows are all above j has nothing left to do (`j < span` folds).
-            if end > j && (j < span || j < hi) {
+            if end > j {
                 let l = a[s * nb + j] * r;
                 a[s * nb + j] = l;
                 if j + 1 < end {
@@ -170,15 +161,9 @@ pub(crate) fn rows_kernel<F: Float>(
             if end > j + 1 {
                 let x = a[s * nb + j] * r;
                 #[unroll(cfg.unroll)]
-                for g in 0..groups {
-                    if g == 0 || g * span < hi {
-                        #[unroll(cfg.unroll)]
-                        for kq in 0..span {
-                            let k = g * span + kq;
-                            if k > j + 1 && k < end {
-                                a[s * nb + k] -= x * col[cur + k];
-                            }
-                        }
+                for k in 0..nb {
+                    if k > j + 1 && k < end {
+                        a[s * nb + k] -= x * col[cur + k];
                     }
                 }
             }
