@@ -260,10 +260,12 @@ fn pair_steps<F: Float>(
         let l10 = e * r0;
         let d1 = f - l10 * l10;
         let r1 = F::inverse_sqrt(d1);
-        if !(d0 > F::new(0.0)) && fail == 0 {
+        let pos0 = d0 > F::new(0.0);
+        let pos1 = d1 > F::new(0.0);
+        if !pos0 && fail == 0 {
             fail = j + 1;
         }
-        if !(d1 > F::new(0.0)) && fail == 0 {
+        if !pos1 && fail == 0 {
             fail = j + 2;
         }
         // Columns j, j + 1 of each slot, then j + 2 and j + 3 (they gate the next barrier).
