@@ -766,7 +766,7 @@ fn params_table(
 }
 
 /// The kernels for a whole op on small matrices: rows in registers (the default, a unit per
-/// row; two columns per step; 64 units and two matrices per cube; 32 and 16 units, capped at nb; a width whose rows
+/// row; 64 units and two matrices per cube; 32 and 16 units, capped at nb; a width whose rows
 /// do not fit the registers runs the Crout kernel), left-looking with a small cube per matrix
 /// (a unit per row), and the register-tiled leaf.
 pub fn small_sweep(client: &Client, samples: usize) {
@@ -790,13 +790,8 @@ pub fn small_sweep(client: &Client, samples: usize) {
         };
         (label.to_string(), p)
     };
-    let pairs = CholeskyParams {
-        small_pairs: Some(true),
-        ..variant("", BatchedLeaf::Rows, None, None).1
-    };
     let variants = [
         variant("rows", BatchedLeaf::Rows, None, None),
-        ("pairs".to_string(), pairs),
         variant("rows64x2", BatchedLeaf::Rows, Some(64), Some(2)),
         variant("rows32", BatchedLeaf::Rows, Some(32), None),
         variant("rows16", BatchedLeaf::Rows, Some(16), None),

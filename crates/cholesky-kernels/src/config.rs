@@ -47,9 +47,6 @@ pub struct CholeskyParams {
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
     pub small_mats: Option<usize>,
-    /// [`BatchedLeaf::Rows`] takes two columns per step (half the barriers; two reciprocal
-    /// square roots in sequence per step). Default: off (not yet measured on a GPU).
-    pub small_pairs: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -170,8 +167,6 @@ pub struct RowsConfig {
     pub units: usize,
     pub mats: usize,
     pub unroll: bool,
-    /// Two columns per step (one barrier per pair of columns).
-    pub pairs: bool,
 }
 
 impl RowsConfig {
@@ -189,7 +184,6 @@ impl RowsConfig {
         nb: usize,
         units: Option<usize>,
         mats: Option<usize>,
-        pairs: Option<bool>,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
         let units = units.unwrap_or(if gpu {
@@ -203,10 +197,8 @@ impl RowsConfig {
             units,
             mats,
             unroll: gpu,
-            pairs: pairs.unwrap_or(false),
         };
         let ok = nb >= 1
-            && (!cfg.pairs || nb.is_multiple_of(2))
             && units >= 1
             && mats >= 1
             && nb.is_multiple_of(units)
@@ -222,15 +214,9 @@ impl RowsConfig {
         self.units * slots * (slots + 1) / 2
     }
 
-    /// Per matrix: the nb × (nb + 1) staging block, two column buffers (of two columns each
-    /// with `pairs`), a flag.
+    /// Per matrix: the nb × (nb + 1) staging block, two column buffers, a flag.
     pub fn shared_bytes(&self) -> usize {
-        4 * self.mats * (self.nb * (self.nb + 1) + 2 * self.cols() * self.nb + 1)
-    }
-
-    /// Columns per broadcast buffer: 2 with `pairs`, else 1.
-    pub fn cols(&self) -> usize {
-        if self.pairs { 2 } else { 1 }
+        4 * self.mats * (self.nb * (self.nb + 1) + 2 * self.nb + 1)
     }
 
     /// Loads in flight per unit before their shared-memory stores: the largest power of two
@@ -409,7 +395,6 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     small_units: Option<usize>,
     small_mats: Option<usize>,
-    small_pairs: Option<bool>,
     hw: Hardware,
 }
 
@@ -492,7 +477,6 @@ impl CholeskyLaunch {
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Rows),
             small_units: params.small_units,
             small_mats: params.small_mats,
-            small_pairs: params.small_pairs,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -553,7 +537,6 @@ impl CholeskyLaunch {
             nb,
             self.small_units.map(|u| u.min(nb)),
             self.small_mats,
-            self.small_pairs,
         )
     }
 

@@ -745,29 +745,15 @@ pub fn batched_small(client: &Client) {
         small_mats: Some(if gpu { 4 } else { 2 }),
         ..kernel(BatchedLeaf::Rows)
     };
-    // Two columns per step, with the default units and in slots of several matrices.
-    let pairs = CholeskyParams {
-        small_pairs: Some(true),
-        ..kernel(BatchedLeaf::Rows)
-    };
-    let pairs_multi = CholeskyParams {
-        small_pairs: Some(true),
-        ..rows_multi
-    };
     for &n in &[1usize, 5, 8, 9, 16, 31, 32, 33, 50, 64] {
         // The default takes the rows kernel for every order; two matrices of order 64 per
         // cube need more than the 32 KiB of shared memory of some runtimes.
-        for (p, upto) in [(def, 64), (rows_multi, 32), (pairs, 64), (pairs_multi, 16)] {
+        for (p, upto) in [(def, 64), (rows_multi, 32)] {
             let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
             let rows = launch.rows_for(n).is_some();
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
-        for p in [def, rows_multi, crout, tiled, crout_one, pairs, pairs_multi] {
-            // The pairs at one order per nb (8, 16, 32, 64), odd and even, ragged and full:
-            // lavapipe runs every case slowly.
-            if p.small_pairs.is_some() && ![1, 9, 31, 33, 64].contains(&n) {
-                continue;
-            }
+        for p in [def, rows_multi, crout, tiled, crout_one] {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);
@@ -836,7 +822,7 @@ pub fn batched_small(client: &Client) {
         col_stride: 1,
         batch_stride: bs,
     };
-    for p in [def, rows_multi, crout, pairs, pairs_multi] {
+    for p in [def, rows_multi, crout] {
         for upper in [false, true] {
             let m = MatrixRef {
                 handle: &h,

@@ -387,8 +387,8 @@ fn launch_small(
         // k ≤ i < n of matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst`
         // (views checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no
         // two units of different matrices touch the same elements. Shared indices stay below
-        // mats·nb·(nb + 1) (`t`), 2·mats·cols·nb (`col`; cols = 2 with pairs, whose column
-        // j + 3 < nb) and mats (`bad`); register indices below nb²/units. Barriers: the early exit is uniform per cube (every matrix past the
+        // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
+        // nb²/units. Barriers: the early exit is uniform per cube (every matrix past the
         // batch), and every unit runs every column step.
         Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
     }

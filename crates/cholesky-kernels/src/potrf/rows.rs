@@ -11,9 +11,6 @@
 //! the pivot d = a_jj, scales its own l_ij = a_ij/√d and updates its rows,
 //! a_ik −= (l_ij/√d)·a_kj for j < k < the slot's end, reading a_kj from `col`. Column j + 1 is
 //! updated and published first, the rest after, so the next barrier waits on little.
-//! With `cfg.pairs` the steps take two columns at a time, one barrier per pair
-//! ([`pair_steps`]): the same reads and multiply-adds, half the barriers, two reciprocal
-//! square roots in sequence per step.
 //! The load and the store go through shared memory (`t`, rows nb + 1 words apart: the units
 //! of a plane reading their rows hit distinct banks), in the order of the smaller stride, so
 //! both are coalesced for lower (row-major) and upper (transposed view) alike.
@@ -66,9 +63,7 @@ pub(crate) fn rows_kernel<F: Float>(
     let live = b < batch;
 
     let mut t = Shared::<[F]>::new_slice(comptime!(cfg.mats * cfg.nb * (cfg.nb + 1)));
-    // Two buffers (alternating) per matrix of `cw` columns each (2 with `cfg.pairs`).
-    let cw = comptime!(cfg.cols());
-    let mut col = Shared::<[F]>::new_slice(comptime!(2 * cfg.mats * cfg.cols() * cfg.nb));
+    let mut col = Shared::<[F]>::new_slice(comptime!(2 * cfg.mats * cfg.nb));
     let mut bad = Shared::<[u32]>::new_slice(comptime!(cfg.mats));
     let tb = m * comptime!(cfg.nb * (cfg.nb + 1));
 
@@ -131,58 +126,49 @@ pub(crate) fn rows_kernel<F: Float>(
                 a[s * nb + k] = t[tb + i * ld + k];
             }
         }
-        col[m * cw * nb + i] = a[s * nb];
-        if comptime!(cfg.pairs) {
-            if 1 < (s + 1) * units {
-                col[m * cw * nb + nb + i] = a[s * nb + 1];
-            }
-        }
+        col[m * nb + i] = a[s * nb];
     }
     sync_cube();
 
     let mut fail = 0usize;
-    if comptime!(cfg.pairs) {
-        fail = pair_steps::<F>(&mut a, &mut col, m, u, cfg);
-    } else {
-        #[unroll(cfg.unroll)]
-        for j in 0..nb {
-            let cur = (j % 2) * comptime!(cfg.mats * cfg.nb) + m * nb;
-            let nxt = ((j + 1) % 2) * comptime!(cfg.mats * cfg.nb) + m * nb;
-            let d = col[cur + j];
-            let r = F::inverse_sqrt(d);
-            let pos = d > F::new(0.0);
-            if !pos && fail == 0 {
-                fail = j + 1;
-            }
-            // Column j + 1 first (it gates the next barrier), then the rest of each slot.
-            #[unroll(cfg.unroll)]
-            for s in 0..slots {
-                let end = (s + 1) * units;
-                if end > j {
-                    let l = a[s * nb + j] * r;
-                    a[s * nb + j] = l;
-                    if j + 1 < end {
-                        let x = l * r;
-                        a[s * nb + j + 1] -= x * col[cur + j + 1];
-                        col[nxt + s * units + u] = a[s * nb + j + 1];
-                    }
-                }
-            }
-            #[unroll(cfg.unroll)]
-            for s in 0..slots {
-                let end = (s + 1) * units;
-                if end > j + 1 {
-                    let x = a[s * nb + j] * r;
-                    #[unroll(cfg.unroll)]
-                    for k in 0..nb {
-                        if k > j + 1 && k < end {
-                            a[s * nb + k] -= x * col[cur + k];
-                        }
-                    }
-                }
-            }
-            sync_cube();
+    #[unroll(cfg.unroll)]
+    for j in 0..nb {
+        let cur = (j % 2) * comptime!(cfg.mats * cfg.nb) + m * nb;
+        let nxt = ((j + 1) % 2) * comptime!(cfg.mats * cfg.nb) + m * nb;
+        let d = col[cur + j];
+        let r = F::inverse_sqrt(d);
+        let pos = d > F::new(0.0);
+        if !pos && fail == 0 {
+            fail = j + 1;
         }
+        // Column j + 1 first (it gates the next barrier), then the rest of each slot.
+        #[unroll(cfg.unroll)]
+        for s in 0..slots {
+            let end = (s + 1) * units;
+            if end > j {
+                let l = a[s * nb + j] * r;
+                a[s * nb + j] = l;
+                if j + 1 < end {
+                    let x = l * r;
+                    a[s * nb + j + 1] -= x * col[cur + j + 1];
+                    col[nxt + s * units + u] = a[s * nb + j + 1];
+                }
+            }
+        }
+        #[unroll(cfg.unroll)]
+        for s in 0..slots {
+            let end = (s + 1) * units;
+            if end > j + 1 {
+                let x = a[s * nb + j] * r;
+                #[unroll(cfg.unroll)]
+                for k in 0..nb {
+                    if k > j + 1 && k < end {
+                        a[s * nb + k] -= x * col[cur + k];
+                    }
+                }
+            }
+        }
+        sync_cube();
     }
 
     // Columns from a failed pivot on are not L: stored as zeros, as is the upper triangle.
@@ -227,88 +213,4 @@ pub(crate) fn rows_kernel<F: Float>(
             flags[b] = bad[m];
         }
     }
-}
-
-/// The column steps two at a time (`cfg.pairs`): one barrier per pair of columns j, j + 1.
-/// Every unit reads d₀ = a_jj, e = a_{j+1,j} and f = a_{j+1,j+1} and forms l₁₀ = e/√d₀ and
-/// d₁ = f − l₁₀²; a row's l_i0 = a_ij/√d₀ and l_i1 = (a_{i,j+1} − l_i0·l₁₀)/√d₁, and
-/// a_ik −= l_i0·l_k0 + l_i1·l_k1 = α·a_kj + β·a_{k,j+1} with β = l_i1/√d₁ and
-/// α = (l_i0 − β·l₁₀)/√d₀, from the two broadcast columns (column j at `cur`, j + 1 at
-/// `cur + nb`). Columns j + 2 and j + 3 are updated and published first. Returns the failed
-/// pivot's order (0 if none).
-#[cube]
-fn pair_steps<F: Float>(
-    a: &mut Array<F>,
-    col: &mut Shared<[F]>,
-    m: usize,
-    u: usize,
-    #[comptime] cfg: RowsConfig,
-) -> usize {
-    let nb = comptime!(cfg.nb);
-    let units = comptime!(cfg.units);
-    let slots = comptime!(cfg.nb / cfg.units);
-    let mut fail = 0usize;
-    #[unroll(cfg.unroll)]
-    for jp in 0..comptime!(cfg.nb / 2) {
-        let j = 2 * jp;
-        let cur = (jp % 2) * comptime!(2 * cfg.mats * cfg.nb) + m * comptime!(2 * cfg.nb);
-        let nxt = ((jp + 1) % 2) * comptime!(2 * cfg.mats * cfg.nb) + m * comptime!(2 * cfg.nb);
-        let d0 = col[cur + j];
-        let e = col[cur + j + 1];
-        let f = col[cur + nb + j + 1];
-        let r0 = F::inverse_sqrt(d0);
-        let l10 = e * r0;
-        let d1 = f - l10 * l10;
-        let r1 = F::inverse_sqrt(d1);
-        let pos0 = d0 > F::new(0.0);
-        let pos1 = d1 > F::new(0.0);
-        if !pos0 && fail == 0 {
-            fail = j + 1;
-        }
-        if !pos1 && fail == 0 {
-            fail = j + 2;
-        }
-        // Columns j, j + 1 of each slot, then j + 2 and j + 3 (they gate the next barrier).
-        #[unroll(cfg.unroll)]
-        for s in 0..slots {
-            let end = (s + 1) * units;
-            if end > j {
-                let li0 = a[s * nb + j] * r0;
-                a[s * nb + j] = li0;
-                let mut li1 = F::new(0.0);
-                if j + 1 < end {
-                    li1 = (a[s * nb + j + 1] - li0 * l10) * r1;
-                    a[s * nb + j + 1] = li1;
-                }
-                let beta = li1 * r1;
-                let alpha = (li0 - beta * l10) * r0;
-                if j + 2 < end {
-                    a[s * nb + j + 2] -= alpha * col[cur + j + 2] + beta * col[cur + nb + j + 2];
-                    col[nxt + s * units + u] = a[s * nb + j + 2];
-                }
-                if j + 3 < end {
-                    a[s * nb + j + 3] -= alpha * col[cur + j + 3] + beta * col[cur + nb + j + 3];
-                    col[nxt + nb + s * units + u] = a[s * nb + j + 3];
-                }
-            }
-        }
-        #[unroll(cfg.unroll)]
-        for s in 0..slots {
-            let end = (s + 1) * units;
-            if end > j + 4 {
-                let li0 = a[s * nb + j];
-                let li1 = a[s * nb + j + 1];
-                let beta = li1 * r1;
-                let alpha = (li0 - beta * l10) * r0;
-                #[unroll(cfg.unroll)]
-                for k in 0..nb {
-                    if k > j + 3 && k < end {
-                        a[s * nb + k] -= alpha * col[cur + k] + beta * col[cur + nb + k];
-                    }
-                }
-            }
-        }
-        sync_cube();
-    }
-    fail
 }
