@@ -18,9 +18,11 @@
 //! Slots wholly above column j skip it at compile time (unrolled); inside a slot every row
 //! runs every column's update (rows above the column update scratch), so a unit does about
 //! Σ_s ((s + 1)·units)²/2 multiply-adds. With a unit per row (the GPU default) that is nb²/2
-//! per unit, about 3× the n³/6 of the factorization, with no branch in the unrolled code (a
-//! run-time skip of finished rows measured slower on the H200; BENCHMARKS.md). A pivot that is not > 0 (NaN included) at column c sets
-//! `info = c + 1`; the factor then holds L's first c columns and zeros, as [`super::small`]'s.
+//! per unit, about 3× the n³/6 of the factorization, with no branch in the unrolled code.
+//! Skipping finished rows (per row, or per plane) did not make it faster on the H200: each
+//! barrier waits for the plane of the last rows, which does the whole step (BENCHMARKS.md).
+//! A pivot that is not > 0 (NaN included) at column c sets `info = c + 1`; the factor then
+//! holds L's first c columns and zeros, as [`super::small`]'s.
 use crate::config::RowsConfig;
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
