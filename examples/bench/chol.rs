@@ -46,6 +46,7 @@ fn cases(quick: bool) -> Vec<(Op, usize, usize, usize)> {
         (Potrf, 1, 1024, 0),
         (Potrf, 1, 4096, 0),
         (Potrf, 1024, 64, 0),
+        (Potrf, 1, 64, 0),
         (Potrf, 256, 256, 0),
         (CholeskySolve, 1, 4096, 128),
         (SolveTriangular, 1, 4096, 128),
