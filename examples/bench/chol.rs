@@ -836,21 +836,37 @@ const POTRF_SWEEP_SHAPES: [(usize, usize); 7] = [
 ];
 
 /// potrf with each right-looking step's SYRK fused with the next diagonal block against
-/// separate launches, and with the right-looking cutoff raised (ms, printed only).
+/// separate launches, with the right-looking cutoff raised, and with the default 64×64 vector
+/// GEMM tiles (16×16 units of 4×4) taking K windows of 8, 32 or 64 instead of 16 for every
+/// update and TRSM (ms, printed only).
 pub fn fuse_sweep(client: &Client, samples: usize) {
+    use linalg_common::gemm::GemmConfig;
     let shapes = POTRF_SWEEP_SHAPES;
-    let variant = |label: &str, fuse: bool, below: Option<usize>| {
+    let variant = |label: &str, fuse: Option<bool>, below: Option<usize>, k: Option<usize>| {
         let p = CholeskyParams {
-            fuse_leaf: Some(fuse),
+            fuse_leaf: fuse,
             blocked_below: below,
+            gemm: k.map(|tile_k| GemmConfig {
+                units_x: 16,
+                units_y: 16,
+                tm: 4,
+                tn: 4,
+                tile_k,
+                unroll: true,
+                vector: true,
+            }),
             ..CholeskyParams::default()
         };
         (label.to_string(), p)
     };
     let variants = [
-        variant("separate", false, None),
-        variant("fused", true, None),
-        variant("fused8192", true, Some(8192)),
+        variant("default", None, None, None),
+        variant("separate", Some(false), None, None),
+        variant("fused", Some(true), None, None),
+        variant("fused8192", Some(true), Some(8192), None),
+        variant("k8", None, None, Some(8)),
+        variant("k32", None, None, Some(32)),
+        variant("k64", None, None, Some(64)),
     ];
     params_table(client, samples, &shapes, &variants);
 }

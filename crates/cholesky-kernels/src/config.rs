@@ -15,7 +15,9 @@ pub struct CholeskyParams {
     /// whose tiles above the diagonal exit at once (measured faster on the H200 than the
     /// recursion, which only adds launches; see BENCHMARKS.md).
     pub syrk_leaf: Option<usize>,
-    /// GEMM tiling; default [`GemmLaunch::new`]'s.
+    /// GEMM tiling; default [`GemmLaunch::new`]'s, with K windows of 32 instead of 16 where
+    /// its tiles are vector tiles (GPUs; H200: potrf 4096 2.69 ms against 2.74, 16384 52.8
+    /// against 53.5, 64 × 1024² 2.06 against 2.15; BENCHMARKS.md).
     pub gemm: Option<GemmConfig>,
     /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
     /// columns and a K of at least `big_min_k`: true-f32 SIMT ([`GemmKernel::Simt`]) or
@@ -84,6 +86,18 @@ pub struct CholeskyParams {
     /// 2.14 → 3.32, where the fused kernel's shared memory thins out the many update cubes;
     /// BENCHMARKS.md).
     pub fuse_leaf: Option<bool>,
+}
+
+/// The default of [`CholeskyParams::gemm`]: [`GemmLaunch::new`], its vector tiles with K
+/// windows of 32 (where they fit; else as they are).
+fn default_gemm(hw: &Hardware) -> Option<GemmLaunch> {
+    let base = GemmLaunch::new(hw)?;
+    match base.kernel {
+        GemmKernel::Simt(cfg) if cfg.vector => {
+            GemmLaunch::with_config(hw, GemmConfig { tile_k: 32, ..cfg }).or(Some(base))
+        }
+        _ => Some(base),
+    }
 }
 
 /// Fused SYRK + diagonal block launches whose update has more rows than this run the block
@@ -409,7 +423,7 @@ impl CholeskyLaunch {
         let leaf = LeafConfig::new(hw, nb)?;
         let gemm = match params.gemm {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
-            None => GemmLaunch::new(hw)?,
+            None => default_gemm(hw)?,
         };
         let solve_gemm = if gemm.tile_m() >= nb {
             gemm
