@@ -837,7 +837,7 @@ const POTRF_SWEEP_SHAPES: [(usize, usize); 7] = [
 
 /// potrf with each right-looking step's SYRK fused with the next diagonal block against
 /// separate launches, with the right-looking cutoff raised, and with the default 64×64 vector
-/// GEMM tiles (16×16 units of 4×4) taking K windows of 8, 32 or 64 instead of 16 for every
+/// GEMM tiles (16×16 units of 4×4) taking K windows of 8, 16, 32 (the default) or 64 for every
 /// update and TRSM (ms, printed only).
 pub fn fuse_sweep(client: &Client, samples: usize) {
     use linalg_common::gemm::GemmConfig;
@@ -861,6 +861,7 @@ pub fn fuse_sweep(client: &Client, samples: usize) {
     };
     let variants = [
         variant("default", None, None, None),
+        variant("k16", None, None, Some(16)),
         variant("separate", Some(false), None, None),
         variant("fused", Some(true), None, None),
         variant("fused8192", Some(true), Some(8192), None),
