@@ -836,25 +836,24 @@ const POTRF_SWEEP_SHAPES: [(usize, usize); 7] = [
 ];
 
 /// potrf with each right-looking step's SYRK fused with the next diagonal block against
-/// separate launches, with the right-looking cutoff raised, and with the default 64×64 vector
-/// GEMM tiles (16×16 units of 4×4) taking K windows of 8, 16, 32 (the default) or 64 for every
-/// update and TRSM (ms, printed only).
+/// separate launches, with the right-looking cutoff raised, and with the Cholesky ops'
+/// default GEMM tiles taking K windows of 8, 16 or 64 instead of their 32 for every update
+/// and TRSM (ms, printed only).
 pub fn fuse_sweep(client: &Client, samples: usize) {
-    use linalg_common::gemm::GemmConfig;
+    use linalg_common::gemm::{GemmConfig, GemmKernel};
     let shapes = POTRF_SWEEP_SHAPES;
+    let hw = linalg_common::launch::Hardware::of(client);
+    let tiles = cholesky_kernels::CholeskyLaunch::new(&hw, &CholeskyParams::default())
+        .map(|l| l.gemm.kernel);
     let variant = |label: &str, fuse: Option<bool>, below: Option<usize>, k: Option<usize>| {
+        let gemm = match (k, tiles) {
+            (Some(tile_k), Some(GemmKernel::Simt(cfg))) => Some(GemmConfig { tile_k, ..cfg }),
+            _ => None,
+        };
         let p = CholeskyParams {
             fuse_leaf: fuse,
             blocked_below: below,
-            gemm: k.map(|tile_k| GemmConfig {
-                units_x: 16,
-                units_y: 16,
-                tm: 4,
-                tn: 4,
-                tile_k,
-                unroll: true,
-                vector: true,
-            }),
+            gemm,
             ..CholeskyParams::default()
         };
         (label.to_string(), p)
@@ -866,7 +865,6 @@ pub fn fuse_sweep(client: &Client, samples: usize) {
         variant("fused", Some(true), None, None),
         variant("fused8192", Some(true), Some(8192), None),
         variant("k8", None, None, Some(8)),
-        variant("k32", None, None, Some(32)),
         variant("k64", None, None, Some(64)),
     ];
     params_table(client, samples, &shapes, &variants);

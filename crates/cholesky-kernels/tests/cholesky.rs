@@ -971,9 +971,10 @@ pub fn gemm_views(client: &Client) {
     }
 }
 
-/// The SIMT kernel with scalar and with 4-vector shared tiles: the device default (and, with
-/// vector tiles, its K windows of 32: the Cholesky ops' default), the other tile kind (128×128 where cubes are large, else 2 units of 4×4 with K windows of 4: ragged
-/// edges every few elements) and, where there are, the large-update and the thin tilings.
+/// The SIMT kernel with scalar and with 4-vector shared tiles: the device default, the
+/// Cholesky ops' default where it differs (K windows of 32), the other tile kind (128×128
+/// where cubes are large, else 2 units of 4×4 with K windows of 4: ragged edges every few
+/// elements) and, where there are, the large-update and the thin tilings.
 fn simt_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
     let default = GemmLaunch::new(hw).expect("gemm");
     let GemmKernel::Simt(d) = default.kernel else {
@@ -1002,12 +1003,9 @@ fn simt_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
             GemmLaunch::with_config(hw, other).expect("every runtime runs this tiling"),
         ),
     ];
-    if d.vector {
-        // The Cholesky ops' default: the same tiles with K windows of 32.
-        let k32 = GemmConfig { tile_k: 32, ..d };
-        if let Some(g) = GemmLaunch::with_config(hw, k32) {
-            v.push(("simt default, K windows of 32", g));
-        }
+    let chol = CholeskyLaunch::new(hw, &CholeskyParams::default()).expect("launch");
+    if chol.gemm != default {
+        v.push(("simt, the Cholesky ops' default", chol.gemm));
     }
     if let Some(g) = GemmLaunch::big(hw) {
         v.push(("simt big", g));
