@@ -835,10 +835,10 @@ const POTRF_SWEEP_SHAPES: [(usize, usize); 7] = [
     (256, 256),
 ];
 
-/// potrf with each right-looking step's SYRK fused with the next diagonal block against
-/// separate launches, with the right-looking cutoff raised, and with the Cholesky ops'
-/// default GEMM tiles taking K windows of 8, 16 or 64 instead of their 32 for every update
-/// and TRSM (ms, printed only).
+/// potrf against: the Cholesky ops' default GEMM tiles with K windows of 16 instead of 32,
+/// each right-looking step's SYRK and the next diagonal block as separate launches, and the
+/// diagonal-block kernel without its look-ahead (ms, printed only; session 16's sweep also had
+/// fused for batches, a raised right-looking cutoff and K windows of 8 and 64).
 pub fn fuse_sweep(client: &Client, samples: usize) {
     use linalg_common::gemm::{GemmConfig, GemmKernel};
     let shapes = POTRF_SWEEP_SHAPES;
@@ -862,10 +862,13 @@ pub fn fuse_sweep(client: &Client, samples: usize) {
         variant("default", None, None, None),
         variant("k16", None, None, Some(16)),
         variant("separate", Some(false), None, None),
-        variant("fused", Some(true), None, None),
-        variant("fused8192", Some(true), Some(8192), None),
-        variant("k8", None, None, Some(8)),
-        variant("k64", None, None, Some(64)),
+        (
+            "no-la".to_string(),
+            CholeskyParams {
+                leaf_lookahead: Some(false),
+                ..CholeskyParams::default()
+            },
+        ),
     ];
     params_table(client, samples, &shapes, &variants);
 }

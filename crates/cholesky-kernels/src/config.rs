@@ -68,6 +68,13 @@ pub struct CholeskyParams {
     /// everywhere (BENCHMARKS.md): potrf 4096² 2.92 → 2.72 ms, 8192² 10.77 → 10.40,
     /// 256 × 256² 0.396 → 0.326; 1024² and 2048² unchanged.
     pub leaf_unroll: Option<usize>,
+    /// The blocked diagonal-block kernel factors sub-block J + 1 on its first plane while the
+    /// other units update the rest of the block with sub-block J (a look-ahead of one
+    /// sub-block: the factor's sequential steps leave the critical path for the update's
+    /// length). Where the cube has no units besides that plane it stands down. Default: on
+    /// (H200, same run: potrf 1024² 0.541 against 0.547 ms, 4096² 2.664 against 2.675,
+    /// 16384² 52.65 against 52.71, 64 × 1024² 2.035 against 2.048; BENCHMARKS.md).
+    pub leaf_lookahead: Option<bool>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
     /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
@@ -306,6 +313,9 @@ pub struct BlockedLeafConfig {
     /// K steps per unrolled trip of the cube-wide phases (a divisor of `sub`).
     pub ku: usize,
     pub unroll: bool,
+    /// Factor sub-block J + 1 (plane 0) during sub-block J's trailing update (the other units,
+    /// as an [`Self::s_gy`] × [`Self::s_gx`] grid).
+    pub lookahead: bool,
 }
 
 impl BlockedLeafConfig {
@@ -313,7 +323,13 @@ impl BlockedLeafConfig {
     /// min(sub, plane width) lanes; on runtimes without fixed-width plane operations (the CPU
     /// runtime) one unit runs the sub-block steps and the few units the runtime has share the
     /// rest. `ku`: K steps per unrolled trip of the cube-wide phases (default: all of `sub`).
-    pub fn new(hw: &Hardware, nb: usize, sub: Option<usize>, ku: Option<usize>) -> Option<Self> {
+    pub fn new(
+        hw: &Hardware,
+        nb: usize,
+        sub: Option<usize>,
+        ku: Option<usize>,
+        lookahead: bool,
+    ) -> Option<Self> {
         let sub = sub.unwrap_or(Self::default_sub(nb));
         let ku = ku.unwrap_or(sub);
         let gpu = hw.max_units_per_cube >= 256;
@@ -340,6 +356,12 @@ impl BlockedLeafConfig {
             gx,
             ku,
             unroll: gpu,
+            lookahead: false,
+        };
+        // The look-ahead needs units besides plane 0 for the update; else it stands down.
+        let cfg = Self {
+            lookahead: lookahead && cfg.units() > plane,
+            ..cfg
         };
         let ok = nb >= 8
             && matches!(sub, 8 | 16 | 32)
@@ -362,9 +384,41 @@ impl BlockedLeafConfig {
         self.gy * self.gx
     }
 
-    /// Rows of the panel buffer: nb, and the overhang the unit grid reads past it.
+    /// Rows of the panel buffer: nb, and the overhang the unit grids read past it.
     pub fn pan_rows(&self) -> usize {
-        self.nb + (self.nb - self.sub).div_ceil(self.gy) * self.gy
+        let below = self.nb - self.sub;
+        let over = [
+            below.div_ceil(self.gy) * self.gy,
+            below.div_ceil(self.gx) * self.gx,
+            below.div_ceil(self.s_gy()) * self.s_gy(),
+            below.div_ceil(self.s_gx()) * self.s_gx(),
+        ];
+        self.nb + over.into_iter().max().unwrap_or(0)
+    }
+
+    /// Units of the trailing-update phase: all, or with `lookahead` all but plane 0's.
+    pub fn s_units(&self) -> usize {
+        if self.lookahead {
+            self.units() - self.plane
+        } else {
+            self.units()
+        }
+    }
+
+    /// Columns of the trailing-update phase's unit grid: gx where it divides [`Self::s_units`]
+    /// (always without `lookahead`), else 1.
+    pub fn s_gx(&self) -> usize {
+        let su = self.s_units().max(1);
+        if su >= self.gx && su.is_multiple_of(self.gx) {
+            self.gx
+        } else {
+            1
+        }
+    }
+
+    /// Rows of the trailing-update phase's unit grid.
+    pub fn s_gy(&self) -> usize {
+        (self.s_units() / self.s_gx()).max(1)
     }
 
     /// a and x (nb × (nb + 1)), the panel, W (sub × (nb + 1)) and a flag, in bytes.
@@ -403,6 +457,7 @@ pub struct CholeskyLaunch {
     pub leaf_kernel: LeafKernel,
     pub leaf_sub: Option<usize>,
     pub leaf_unroll: Option<usize>,
+    pub leaf_lookahead: bool,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
     /// `None`: fuse for a single matrix.
@@ -494,6 +549,7 @@ impl CholeskyLaunch {
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
+            leaf_lookahead: params.leaf_lookahead.unwrap_or(true),
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -526,7 +582,7 @@ impl CholeskyLaunch {
                 let ku = self
                     .leaf_unroll
                     .or((shared && self.hw.max_units_per_cube >= 256).then_some(sub / 2));
-                BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub, ku)
+                BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub, ku, self.leaf_lookahead)
             }
             LeafKernel::Steps => None,
         }

@@ -182,6 +182,12 @@ pub fn fused_syrk_leaf(client: &Client) {
         leaf_unroll: Some(BlockedLeafConfig::default_sub(nb) / 2),
         ..fused
     };
+    // The diagonal blocks without the look-ahead of one sub-block (the default's), fused and
+    // standalone.
+    let no_lookahead = CholeskyParams {
+        leaf_lookahead: Some(false),
+        ..fused
+    };
     for n in [nb + 1, 2 * nb, 2 * nb + 5, 3 * nb + 7, 5 * nb - 1] {
         for upper in [false, true] {
             let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 41 + n as u64);
@@ -191,6 +197,7 @@ pub fn fused_syrk_leaf(client: &Client) {
                 ("fused", &fused),
                 ("unfused", &unfused),
                 ("short trips", &short),
+                ("no look-ahead", &no_lookahead),
             ] {
                 let out = potrf_host(client, &a, &[3, n, n], upper, p).expect("potrf");
                 check_factor(&clean, &out.l, &out.info, 3, n, upper, what);
@@ -1159,22 +1166,26 @@ fn gemm_case(
 /// pivots inside and at the edges of sub-blocks, and the invert-only stage through
 /// solve_triangular (unit and non-unit diagonal).
 pub fn leaf_kernels(client: &Client) {
-    for (kernel, sub, ku) in [
-        (LeafKernel::Blocked, None, None),
-        (LeafKernel::Steps, None, None),
-        (LeafKernel::Blocked, Some(8), None),
-        (LeafKernel::Blocked, Some(32), None),
+    for (kernel, sub, ku, la) in [
+        (LeafKernel::Blocked, None, None, false),
+        (LeafKernel::Steps, None, None, false),
+        (LeafKernel::Blocked, Some(8), None, false),
+        (LeafKernel::Blocked, Some(32), None, false),
         // Cube-wide phases in trips of 4 and of 1 K step.
-        (LeafKernel::Blocked, None, Some(4)),
-        (LeafKernel::Blocked, Some(8), Some(1)),
+        (LeafKernel::Blocked, None, Some(4), false),
+        (LeafKernel::Blocked, Some(8), Some(1), false),
+        // The look-ahead of one sub-block (`leaf_lookahead`).
+        (LeafKernel::Blocked, None, None, true),
+        (LeafKernel::Blocked, Some(8), Some(4), true),
     ] {
         for leaf in [8usize, 24, 48, 64, 128] {
             if sub.is_some_and(|s| leaf % s != 0) {
                 continue;
             }
-            // The trip lengths at a leaf that runs the blocked kernel everywhere (24) and at
-            // the default leaf (64): each leaf order is a new set of kernels to compile.
-            if ku.is_some() && leaf != 24 && leaf != 64 {
+            // The trip lengths and the look-ahead at a leaf that runs the blocked kernel
+            // everywhere (24) and at the default leaf (64): each leaf order is a new set of
+            // kernels to compile.
+            if (ku.is_some() || la) && leaf != 24 && leaf != 64 {
                 continue;
             }
             let p = CholeskyParams {
@@ -1182,6 +1193,7 @@ pub fn leaf_kernels(client: &Client) {
                 leaf_kernel: Some(kernel),
                 leaf_sub: sub,
                 leaf_unroll: ku,
+                leaf_lookahead: Some(la),
                 batched_leaf: Some(BatchedLeaf::Tiled),
                 ..CholeskyParams::default()
             };
@@ -1195,17 +1207,23 @@ pub fn leaf_kernels(client: &Client) {
                 continue;
             };
             // The blocked kernel runs where its shared memory fits (else the step kernel).
-            let blocked = launch.blocked_for(&launch.leaf, false).is_some();
+            let blocked = launch.blocked_for(&launch.leaf, false);
             assert_eq!(
-                blocked,
+                blocked.is_some(),
                 kernel == LeafKernel::Blocked
-                    && BlockedLeafConfig::new(&hw, leaf, sub, ku).is_some()
+                    && BlockedLeafConfig::new(&hw, leaf, sub, ku, la).is_some()
             );
+            // The look-ahead runs wherever the cube has units besides plane 0.
+            if let Some(b) = blocked {
+                assert_eq!(b.lookahead, la && b.units() > b.plane);
+            }
+            let blocked = blocked.is_some();
             assert!(
                 kernel == LeafKernel::Steps || leaf <= 48 || blocked || hw.max_shared_bytes < 65536
             );
-            let what =
-                format!("{kernel:?} sub {sub:?} ku {ku:?} leaf {leaf} (blocked kernel: {blocked})");
+            let what = format!(
+                "{kernel:?} sub {sub:?} ku {ku:?} look-ahead {la} leaf {leaf} (blocked kernel: {blocked})"
+            );
             for n in [leaf - 1, leaf, leaf + 1, 2 * leaf + 5] {
                 for upper in [false, true] {
                     let (mut a, _) = spd_batch(n, &[1e6, 10.0], 300 + n as u64);

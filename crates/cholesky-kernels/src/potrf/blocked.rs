@@ -16,6 +16,11 @@
 //! - S (all units): A_22 −= L_IJ·L_KJᵀ on and below the diagonal, the panel copied into `a`;
 //!   with `invert`, X_JK = −D_J·W.
 //!
+//! With `cfg.lookahead` (factor stage), F of J + 1 moves into J's S phase: plane 0 updates
+//! A_{J+1,J+1} with the panel itself and factors it, while the other units run the rest of S
+//! (on an s_gy × s_gx grid). F of sub-block 0 runs before the loop. Two barriers per
+//! sub-block, and F leaves the critical path for the length of S.
+//!
 //! A pivot that is not > 0 (NaN included) stops the block at that column and stores
 //! `info = d0 + column + 1`, as [`super::leaf`] does; columns after it are not meaningful.
 use crate::config::{BlockedLeafConfig, LeafStage};
@@ -117,14 +122,14 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     let mut w = Shared::<[F]>::new_slice(comptime!(if stage.invert { sub * (nb + 1) } else { 1 }));
     let mut fsh = Shared::<[u32]>::new_slice(1usize);
     // The units as a gy × gx grid: (ty, tx) takes rows ty + a·gy and columns tx + b·gx of
-    // each phase's region (comptime trip counts, ragged ends masked).
+    // each phase's region (comptime trip counts, ragged ends masked); phase S's grid is
+    // s_gy × s_gx (the same one without the look-ahead).
     let (gy, gx) = comptime!((cfg.gy, cfg.gx));
     let ty = unit / gx;
     let tx = unit % gx;
     // Rows below a diagonal sub-block, and sub-block columns, per unit.
     let rt = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.gy));
     let ct = comptime!(cfg.sub / cfg.gx);
-    let st = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.gx));
 
     // The lower triangle (with an implicit unit diagonal: ones), identity past nt; X zeroed
     // (its blocks above the diagonal stay zero, so the products below need no masks).
@@ -166,17 +171,46 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     let nbp = nblk * sub;
     let mut failed = 0u32;
     let mut jb = 0usize;
+    // The look-ahead (factor only): plane 0 factors sub-block 0 here, and sub-block J + 1
+    // during J's trailing update (phase S below), which the other units run on their grid.
+    let la = comptime!(cfg.lookahead && stage.factor);
+    let plane = comptime!(cfg.plane);
+    let sbase = comptime!(if cfg.lookahead && stage.factor {
+        cfg.plane
+    } else {
+        0
+    });
+    let (sgy, sgx) = comptime!((cfg.s_gy(), cfg.s_gx()));
+    let srt = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.s_gy()));
+    let sst = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.s_gx()));
+    let sct = comptime!(cfg.sub / cfg.s_gx());
+    if comptime!(la) {
+        if nblk > 0 {
+            if unit < plane {
+                diag_sub::<F>(
+                    &mut a, &mut x, &mut fsh, &pan, unit, 0usize, cfg, stage, false,
+                );
+            }
+            sync_cube();
+            failed = fsh[0];
+            if failed != 0 {
+                jb = nblk;
+            }
+        }
+    }
     while jb < nblk {
         let c0 = jb * sub;
         let r0 = c0 + sub;
         // F: plane 0 factors and inverts the diagonal sub-block (uniform per plane).
-        if unit < comptime!(cfg.plane) {
-            diag_sub::<F>(&mut a, &mut x, &mut fsh, unit, c0, cfg, stage);
-        }
-        sync_cube();
-        failed = fsh[0];
-        if failed != 0 {
-            break;
+        if comptime!(!la) {
+            if unit < plane {
+                diag_sub::<F>(&mut a, &mut x, &mut fsh, &pan, unit, c0, cfg, stage, false);
+            }
+            sync_cube();
+            failed = fsh[0];
+            if failed != 0 {
+                break;
+            }
         }
         // T: the panel below, L_IJ = A_IJ·D_Jᵀ (D_J lower, zeros above). Each unit's rows
         // share the loads of D_J.
@@ -248,89 +282,112 @@ pub(crate) fn blocked_leaf_block<F: Float>(
         }
         sync_cube();
         // S: the trailing lower triangle, and the panel into `a` (rows of `pan` past nbp hold
-        // garbage that only masked elements use).
-        if comptime!(stage.factor) {
-            let mut acc = Array::<F>::new(comptime!(rt * st));
-            #[unroll(cfg.unroll)]
-            for e in 0..comptime!(rt * st) {
-                acc[e] = F::new(0.0);
-            }
-            // In trips of `ku` steps, as in T.
-            #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
-            for t0 in 0..comptime!(cfg.sub / cfg.ku) {
-                #[unroll(cfg.unroll)]
-                for tt in 0..comptime!(cfg.ku) {
-                    let t = t0 * comptime!(cfg.ku) + tt;
-                    #[unroll(cfg.unroll)]
-                    for ar in 0..rt {
-                        let pi = pan[(r0 + ty + ar * gy) * pld + t];
-                        #[unroll(cfg.unroll)]
-                        for bk in 0..st {
-                            let pk = pan[(r0 + tx + bk * gx) * pld + t];
-                            acc[ar * st + bk] += pi * pk;
-                        }
-                    }
-                }
-            }
-            #[unroll(cfg.unroll)]
-            for ar in 0..rt {
-                let i = r0 + ty + ar * gy;
-                #[unroll(cfg.unroll)]
-                for bk in 0..st {
-                    let k = r0 + tx + bk * gx;
-                    if i < nbp && k <= i {
-                        a[i * ld + k] -= acc[ar * st + bk];
-                    }
-                }
-            }
-            #[unroll(cfg.unroll)]
-            for ar in 0..rt {
-                let i = r0 + ty + ar * gy;
-                if i < nbp {
-                    #[unroll(cfg.unroll)]
-                    for bc in 0..ct {
-                        let c = tx + bc * gx;
-                        a[i * ld + c0 + c] = pan[i * pld + c];
-                    }
-                }
+        // garbage that only masked elements use); X_JK. With the look-ahead plane 0 instead
+        // updates sub-block J + 1 with this panel and factors it, and the other units (an
+        // s_gy × s_gx grid) leave that sub-block out.
+        let mut in_s = true;
+        if comptime!(la) {
+            in_s = unit >= plane;
+            if !in_s && jb + 1 < nblk {
+                diag_sub::<F>(&mut a, &mut x, &mut fsh, &pan, unit, r0, cfg, stage, true);
             }
         }
-        // X_JK = −D_J·W (D_J lower, zeros above).
-        if comptime!(stage.invert) {
-            let mut acc = Array::<F>::new(comptime!(rt * ct));
-            #[unroll(cfg.unroll)]
-            for e in 0..comptime!(rt * ct) {
-                acc[e] = F::new(0.0);
-            }
-            // In trips of `ku` steps, as in T.
-            #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
-            for t0 in 0..comptime!(cfg.sub / cfg.ku) {
+        let su = max(unit, sbase) - sbase;
+        let sy = su / sgx;
+        let sx = su % sgx;
+        if in_s && su < comptime!(cfg.s_gy() * cfg.s_gx()) {
+            if comptime!(stage.factor) {
+                let mut acc = Array::<F>::new(comptime!(srt * sst));
                 #[unroll(cfg.unroll)]
-                for tt in 0..comptime!(cfg.ku) {
-                    let t = t0 * comptime!(cfg.ku) + tt;
+                for e in 0..comptime!(srt * sst) {
+                    acc[e] = F::new(0.0);
+                }
+                // In trips of `ku` steps, as in T.
+                #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
+                for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                     #[unroll(cfg.unroll)]
-                    for bc in 0..ct {
-                        let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
+                    for tt in 0..comptime!(cfg.ku) {
+                        let t = t0 * comptime!(cfg.ku) + tt;
                         #[unroll(cfg.unroll)]
-                        for ak in 0..rt {
-                            let wv = w[t * ld + min(ty + ak * gy, comptime!(nb - 1))];
-                            acc[ak * ct + bc] += d * wv;
+                        for ar in 0..srt {
+                            let pi = pan[(r0 + sy + ar * sgy) * pld + t];
+                            #[unroll(cfg.unroll)]
+                            for bk in 0..sst {
+                                let pk = pan[(r0 + sx + bk * sgx) * pld + t];
+                                acc[ar * sst + bk] += pi * pk;
+                            }
+                        }
+                    }
+                }
+                #[unroll(cfg.unroll)]
+                for ar in 0..srt {
+                    let i = r0 + sy + ar * sgy;
+                    // With the look-ahead, rows of sub-block J + 1 (whose k ≤ i lie in it)
+                    // are plane 0's.
+                    let mine = !comptime!(la) || i >= r0 + sub;
+                    #[unroll(cfg.unroll)]
+                    for bk in 0..sst {
+                        let k = r0 + sx + bk * sgx;
+                        if i < nbp && k <= i && mine {
+                            a[i * ld + k] -= acc[ar * sst + bk];
+                        }
+                    }
+                }
+                #[unroll(cfg.unroll)]
+                for ar in 0..srt {
+                    let i = r0 + sy + ar * sgy;
+                    if i < nbp {
+                        #[unroll(cfg.unroll)]
+                        for bc in 0..sct {
+                            let c = sx + bc * sgx;
+                            a[i * ld + c0 + c] = pan[i * pld + c];
                         }
                     }
                 }
             }
-            #[unroll(cfg.unroll)]
-            for ak in 0..rt {
-                let k = ty + ak * gy;
-                if k < c0 {
+            // X_JK = −D_J·W (D_J lower, zeros above).
+            if comptime!(stage.invert) {
+                let mut acc = Array::<F>::new(comptime!(srt * sct));
+                #[unroll(cfg.unroll)]
+                for e in 0..comptime!(srt * sct) {
+                    acc[e] = F::new(0.0);
+                }
+                // In trips of `ku` steps, as in T.
+                #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
+                for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                     #[unroll(cfg.unroll)]
-                    for bc in 0..ct {
-                        x[(c0 + tx + bc * gx) * ld + k] = -acc[ak * ct + bc];
+                    for tt in 0..comptime!(cfg.ku) {
+                        let t = t0 * comptime!(cfg.ku) + tt;
+                        #[unroll(cfg.unroll)]
+                        for bc in 0..sct {
+                            let d = x[(c0 + sx + bc * sgx) * ld + c0 + t];
+                            #[unroll(cfg.unroll)]
+                            for ak in 0..srt {
+                                let wv = w[t * ld + min(sy + ak * sgy, comptime!(nb - 1))];
+                                acc[ak * sct + bc] += d * wv;
+                            }
+                        }
+                    }
+                }
+                #[unroll(cfg.unroll)]
+                for ak in 0..srt {
+                    let k = sy + ak * sgy;
+                    if k < c0 {
+                        #[unroll(cfg.unroll)]
+                        for bc in 0..sct {
+                            x[(c0 + sx + bc * sgx) * ld + k] = -acc[ak * sct + bc];
+                        }
                     }
                 }
             }
         }
         sync_cube();
+        if comptime!(la) {
+            failed = fsh[0];
+            if failed != 0 {
+                break;
+            }
+        }
         jb += 1;
     }
 
@@ -404,10 +461,12 @@ fn diag_sub<F: Float>(
     a: &mut Shared<[F]>,
     x: &mut Shared<[F]>,
     fsh: &mut Shared<[u32]>,
+    pan: &Shared<[F]>,
     unit: usize,
     c0: usize,
     #[comptime] cfg: BlockedLeafConfig,
     #[comptime] stage: LeafStage,
+    #[comptime] update: bool,
 ) {
     let sub = comptime!(cfg.sub);
     let lanes = comptime!(cfg.lanes);
@@ -422,7 +481,18 @@ fn diag_sub<F: Float>(
         let i = lane + q * lanes;
         #[unroll(cfg.unroll)]
         for k in 0..sub {
-            l[q * sub + k] = a[(c0 + i) * ld + c0 + k];
+            let mut v = a[(c0 + i) * ld + c0 + k];
+            if comptime!(update) {
+                // A_JJ −= L_JM·L_JMᵀ with the previous sub-block column's panel (in `pan`).
+                let pld = comptime!(cfg.sub + 1);
+                let mut acc = F::new(0.0);
+                #[unroll(cfg.unroll)]
+                for t in 0..sub {
+                    acc += pan[(c0 + i) * pld + t] * pan[(c0 + k) * pld + t];
+                }
+                v -= acc;
+            }
+            l[q * sub + k] = v;
             xr[q * sub + k] = F::new(0.0);
             if k == i {
                 xr[q * sub + k] = F::new(1.0);
