@@ -72,8 +72,11 @@ pub struct CholeskyParams {
     /// other units update the rest of the block with sub-block J (a look-ahead of one
     /// sub-block: the factor's sequential steps leave the critical path for the update's
     /// length). Where the cube has no units besides that plane it stands down. Default: on
-    /// (H200, same run: potrf 1024² 0.541 against 0.547 ms, 4096² 2.664 against 2.675,
-    /// 16384² 52.65 against 52.71, 64 × 1024² 2.035 against 2.048; BENCHMARKS.md).
+    /// where the device has fixed-width plane operations (H200, same run: potrf 1024² 0.541
+    /// against 0.547 ms, 4096² 2.664 against 2.675, 16384² 52.65 against 52.71,
+    /// 64 × 1024² 2.035 against 2.048; BENCHMARKS.md); off elsewhere, where "plane 0" is one
+    /// unit's serial loop (unmeasured there) and lavapipe's shader compiles take longer
+    /// (its Cholesky suite 294 → 506 s).
     pub leaf_lookahead: Option<bool>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
@@ -549,7 +552,7 @@ impl CholeskyLaunch {
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
-            leaf_lookahead: params.leaf_lookahead.unwrap_or(true),
+            leaf_lookahead: params.leaf_lookahead.unwrap_or(hw.plane_ops),
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,

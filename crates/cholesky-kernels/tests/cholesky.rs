@@ -182,8 +182,12 @@ pub fn fused_syrk_leaf(client: &Client) {
         leaf_unroll: Some(BlockedLeafConfig::default_sub(nb) / 2),
         ..fused
     };
-    // The diagonal blocks without the look-ahead of one sub-block (the default's), fused and
-    // standalone.
+    // The diagonal blocks with and without the look-ahead of one sub-block (the default on
+    // GPUs, off elsewhere), fused and standalone.
+    let lookahead = CholeskyParams {
+        leaf_lookahead: Some(true),
+        ..fused
+    };
     let no_lookahead = CholeskyParams {
         leaf_lookahead: Some(false),
         ..fused
@@ -197,6 +201,7 @@ pub fn fused_syrk_leaf(client: &Client) {
                 ("fused", &fused),
                 ("unfused", &unfused),
                 ("short trips", &short),
+                ("look-ahead", &lookahead),
                 ("no look-ahead", &no_lookahead),
             ] {
                 let out = potrf_host(client, &a, &[3, n, n], upper, p).expect("potrf");
