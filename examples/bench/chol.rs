@@ -845,23 +845,22 @@ pub fn fuse_sweep(client: &Client, samples: usize) {
     let hw = linalg_common::launch::Hardware::of(client);
     let tiles = cholesky_kernels::CholeskyLaunch::new(&hw, &CholeskyParams::default())
         .map(|l| l.gemm.kernel);
-    let variant = |label: &str, fuse: Option<bool>, below: Option<usize>, k: Option<usize>| {
+    let variant = |label: &str, fuse: Option<bool>, k: Option<usize>| {
         let gemm = match (k, tiles) {
             (Some(tile_k), Some(GemmKernel::Simt(cfg))) => Some(GemmConfig { tile_k, ..cfg }),
             _ => None,
         };
         let p = CholeskyParams {
             fuse_leaf: fuse,
-            blocked_below: below,
             gemm,
             ..CholeskyParams::default()
         };
         (label.to_string(), p)
     };
     let variants = [
-        variant("default", None, None, None),
-        variant("k16", None, None, Some(16)),
-        variant("separate", Some(false), None, None),
+        variant("default", None, None),
+        variant("k16", None, Some(16)),
+        variant("separate", Some(false), None),
         (
             "no-la".to_string(),
             CholeskyParams {

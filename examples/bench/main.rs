@@ -23,7 +23,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
       [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
-      [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows)
+      [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
       [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution; potrf big_min_k)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)

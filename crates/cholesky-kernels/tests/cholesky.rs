@@ -192,18 +192,30 @@ pub fn fused_syrk_leaf(client: &Client) {
         leaf_lookahead: Some(false),
         ..fused
     };
+    // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
+    // default's) runs once.
+    let mut seen = Vec::new();
+    let variants: Vec<_> = [
+        ("fused", fused),
+        ("unfused", unfused),
+        ("short trips", short),
+        ("look-ahead", lookahead),
+        ("no look-ahead", no_lookahead),
+    ]
+    .into_iter()
+    .filter(|(_, p)| {
+        let l = CholeskyLaunch::new(&hw, p).expect("launch");
+        let new = !seen.contains(&l);
+        seen.push(l);
+        new
+    })
+    .collect();
     for n in [nb + 1, 2 * nb, 2 * nb + 5, 3 * nb + 7, 5 * nb - 1] {
         for upper in [false, true] {
             let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 41 + n as u64);
             let clean = a.clone();
             poison(&mut a, 3, n, upper);
-            for (what, p) in [
-                ("fused", &fused),
-                ("unfused", &unfused),
-                ("short trips", &short),
-                ("look-ahead", &lookahead),
-                ("no look-ahead", &no_lookahead),
-            ] {
+            for (what, p) in &variants {
                 let out = potrf_host(client, &a, &[3, n, n], upper, p).expect("potrf");
                 check_factor(&clean, &out.l, &out.info, 3, n, upper, what);
             }
