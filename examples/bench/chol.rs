@@ -17,6 +17,10 @@ pub struct Bench<'a> {
     pub filter: &'a str,
     pub samples: usize,
     pub check_max: usize,
+    /// geqrf's TSQR-panel threshold for the main QR rows (`--qr-tsqr-rows`; `None`: default).
+    pub qr_tsqr_rows: Option<usize>,
+    /// geqrf's register panel kernel for the main QR rows (`--qr-panel-regs on|off`).
+    pub qr_panel_regs: Option<bool>,
 }
 
 #[derive(Clone, Copy)]

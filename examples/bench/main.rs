@@ -32,6 +32,8 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
       [--tc-sweep]     (3×TF32 tensor-core GEMM tilings: TFLOP/s, error, potrf with them, printed only)
       [--qr-crossover] (qr reduced on tall shapes, TSQR path against blocked geqrf, printed only)
+      [--qr-tsqr-rows N] (the main geqrf / orgqr / qr rows with TSQR panels from N rows, or never)
+      [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -250,6 +252,8 @@ fn main() {
                 filter: &filter,
                 samples: samples.min(most),
                 check_max,
+                qr_tsqr_rows: None,
+                qr_panel_regs: None,
             });
             return;
         }
@@ -340,6 +344,13 @@ fn main() {
         filter: &filter,
         samples,
         check_max,
+        qr_tsqr_rows: args.get("qr-tsqr-rows").map(|v| match v {
+            "never" => usize::MAX,
+            v => v
+                .parse()
+                .expect("--qr-tsqr-rows: a number of rows, or never"),
+        }),
+        qr_panel_regs: args.get("qr-panel-regs").map(|v| v == "on"),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));

@@ -133,7 +133,11 @@ fn record(
 
 pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
     let client = ctx.client;
-    let p = QrParams::default();
+    let p = QrParams {
+        tsqr_panel_rows: ctx.qr_tsqr_rows,
+        panel_regs: ctx.qr_panel_regs,
+        ..QrParams::default()
+    };
     let mut out = Vec::new();
     for (i, (batch, n)) in square_cases(quick).into_iter().enumerate() {
         let seed = 9000 + i as u64;

@@ -158,7 +158,17 @@ pub fn shapes_straddle_panels(client: &Client) {
         (40, 100),
         (130, 97),
     ];
-    for params in [QrParams::default(), small_panels()] {
+    // Where the default factors panels in registers, the shared-memory panel kernel too.
+    let hw = Hardware::of(client);
+    let regs = QrLaunch::new(&hw, &QrParams::default(), 2, 130).is_some_and(|l| l.regs);
+    let shared = regs.then_some(QrParams {
+        panel_regs: Some(false),
+        ..QrParams::default()
+    });
+    for params in [QrParams::default(), small_panels()]
+        .into_iter()
+        .chain(shared)
+    {
         for &(m, n) in &shapes {
             let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m * 1000 + n) as u64);
             let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");
@@ -701,6 +711,81 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
     }
 }
 
+/// The register panel kernel (where the device runs it; elsewhere `Some(true)` is refused):
+/// the gates on shapes straddling its row capacity, the panel widths and the 4-row slots, on
+/// every hard class; the H and τ of the shared-memory panel kernel on full-rank input; a NaN
+/// reported without a hang.
+pub fn register_panels(client: &Client) {
+    let hw = Hardware::of(client);
+    let on = |panel: usize| QrParams {
+        panel: Some(panel),
+        panel_regs: Some(true),
+        ..QrParams::default()
+    };
+    let Some(launch) = QrLaunch::new(&hw, &on(32), 2, 512) else {
+        assert!(hw.max_units_per_cube < 256, "refused on {hw:?}");
+        return;
+    };
+    let off = |panel: usize| QrParams {
+        panel_regs: Some(false),
+        ..on(panel)
+    };
+    // The widest panel this device holds in registers at nb = 32.
+    let cap = (1..=512)
+        .rev()
+        .find(|&p| launch.panel_regs(p, true).is_some())
+        .expect("the register kernel holds small panels");
+    for panel in [8usize, 32] {
+        let params = on(panel);
+        for &(m, n) in &[
+            (1usize, 1usize),
+            (7, 1),
+            (5, 4),
+            (9, 8),
+            (8, 9),
+            (33, 32),
+            (65, 63),
+            (40, 100),
+            (130, 97),
+            (cap, 40),
+            (cap + 1, 33),
+        ] {
+            let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m * 37 + n) as u64);
+            let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");
+            check_geqrf(
+                client,
+                &a,
+                &out,
+                &params,
+                &format!("register panels {panel}"),
+            );
+        }
+        let (m, n) = (96, 80);
+        let classes = HARD_CLASSES;
+        let a = batch_of(&classes, m, n, 29);
+        let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
+        check_geqrf(client, &a, &out, &params, "register panels, classes");
+    }
+    // Full rank: the shared-memory panel kernel's H and τ up to rounding (signs included).
+    let (batch, m, n) = (3, cap.min(200), 48);
+    let a = batch_of(&[MatrixClass::Dense; 3], m, n, 31);
+    let x = geqrf_host(client, &a, &[batch, m, n], &off(16)).expect("shared panels");
+    let y = geqrf_host(client, &a, &[batch, m, n], &on(16)).expect("register panels");
+    let hmax = x.h.iter().fold(0f32, |s, v| s.max(v.abs()));
+    for (i, (p, q)) in x.h.iter().zip(&y.h).enumerate() {
+        assert!((p - q).abs() <= 2e-4 * hmax, "H[{i}]: {p} vs {q}");
+    }
+    for (i, (p, q)) in x.tau.iter().zip(&y.tau).enumerate() {
+        assert!((p - q).abs() <= 2e-4, "τ[{i}]: {p} vs {q}");
+    }
+    let mut bad = a.clone();
+    bad[2 * m * n + (m - 1) * n + 40] = f32::NAN;
+    match geqrf_host(client, &bad, &[batch, m, n], &on(16)) {
+        Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![2]),
+        other => panic!("expected NonFinite, got {other:?}"),
+    }
+}
+
 /// Split-K GEMM (what the trailing update uses for single matrices on GPUs) against f64: a
 /// transposed A, B a block of a larger matrix, ragged K, set and subtract; on the default tiles
 /// and, where the device runs them, the thin tiles of Vᵀ·C.
@@ -810,6 +895,10 @@ macro_rules! testgen {
             #[test]
             fn tsqr_panels_reconstruct() {
                 super::tsqr_panels_reconstruct(&client());
+            }
+            #[test]
+            fn register_panels() {
+                super::register_panels(&client());
             }
             #[test]
             fn errors_and_empty() {

@@ -53,6 +53,11 @@ pub struct QrParams {
     /// Blocks of that path whose V, T and U are formed together (one launch per stage for all
     /// of them). Default: as many as fit [`APPLY_WORKSPACE_BYTES`].
     pub apply_group: Option<usize>,
+    /// geqrf factors panels that fit [`RegPanelConfig`] (at most 64 rows per unit, the
+    /// register file and shared memory) with the panel in registers
+    /// ([`super::panel_regs`]), ahead of TSQR and the shared-memory panel kernel. Default: on
+    /// where cubes have at least 256 units; `Some(true)` elsewhere is refused.
+    pub panel_regs: Option<bool>,
 }
 
 /// Workspace bound for the V and U of the blocks that householder_product and apply_q form
@@ -100,6 +105,75 @@ impl PanelConfig {
     }
 }
 
+/// Comptime shape of the register panel kernel (`geqrf/panel_regs.rs`): nb × gy units, unit
+/// (ty, tx) holding column tx and rows ty + t·gy of a panel of up to `rows_cap` rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegPanelConfig {
+    pub nb: usize,
+    pub gy: usize,
+    /// Rows of the panel held (a multiple of 4·gy, ≥ the launch's p).
+    pub rows_cap: usize,
+    /// U = V·Tᵀ instead of V·T.
+    pub trans: bool,
+}
+
+/// 32-bit registers of one multiprocessor that a cube of the register panel kernel may fill
+/// (the H200's register file).
+const REGISTER_FILE: usize = 65536;
+
+impl RegPanelConfig {
+    /// Most panel rows per unit.
+    pub const MAX_ROWS_PER_UNIT: usize = 64;
+
+    /// The kernel for panels of p rows and nb columns with about `gy` row groups (halved while
+    /// they would leave units without 4 rows), or `None` where it does not fit: nb a multiple
+    /// of 4 up to 64, at most [`Self::MAX_ROWS_PER_UNIT`] rows per unit, the panel and its
+    /// copy for the pass twice in the register file, shared memory.
+    pub fn new(hw: &Hardware, nb: usize, gy: usize, p: usize, trans: bool) -> Option<Self> {
+        if nb == 0 || !nb.is_multiple_of(4) || nb > 64 || p == 0 || gy == 0 {
+            return None;
+        }
+        let mut gy = gy;
+        while gy > 1 && gy.is_multiple_of(2) && 4 * gy > p {
+            gy /= 2;
+        }
+        // A quarter octave of rows (few variants compile), then whole 4-row slots per unit.
+        let step = (p.next_power_of_two() / 4).max(8);
+        let cap = p.div_ceil(step) * step;
+        let cfg = Self {
+            nb,
+            gy,
+            rows_cap: cap.div_ceil(4 * gy) * 4 * gy,
+            trans,
+        };
+        let ok = cfg.units() <= hw.max_units_per_cube
+            && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
+            && cfg.units() * (2 * cfg.rows_per_unit() + 48) <= REGISTER_FILE
+            && cfg.shared_bytes() <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
+
+    pub fn units(&self) -> usize {
+        self.nb * self.gy
+    }
+
+    pub fn rows_per_unit(&self) -> usize {
+        self.rows_cap / self.gy
+    }
+
+    /// Register slots whose rows can be a pivot row (below nb).
+    pub fn pivot_slots(&self) -> usize {
+        self.nb.div_ceil(self.gy).min(self.rows_per_unit())
+    }
+
+    /// The reduction rows, pivot row, scales, τ, the Gram matrix and T, the pivot-column
+    /// buffer and the staged V, in bytes.
+    pub fn shared_bytes(&self) -> usize {
+        let nb = self.nb;
+        4 * (self.gy * nb + 3 * nb + 2 * nb * (nb + 1) + self.rows_cap + self.rows_cap * (nb + 1))
+    }
+}
+
 /// Everything a launch needs, checked against the device once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QrLaunch {
@@ -121,6 +195,8 @@ pub struct QrLaunch {
     /// [`QrParams::apply_group`]).
     pub apply_block: usize,
     pub apply_group: usize,
+    /// Whether geqrf takes the register panel kernel where it fits ([`QrParams::panel_regs`]).
+    pub regs: bool,
     pub hw: Hardware,
 }
 
@@ -210,7 +286,13 @@ impl QrLaunch {
         if apply_block == 0 || apply_block > MAX_APPLY_BLOCK || !t_fits(apply_block) {
             return None;
         }
+        let regs = match params.panel_regs {
+            Some(true) if hw.max_units_per_cube < 256 => return None,
+            Some(on) => on,
+            None => hw.max_units_per_cube >= 256,
+        };
         let launch = Self {
+            regs,
             nb,
             grid,
             gemm,
@@ -267,6 +349,14 @@ impl QrLaunch {
             }
         }
         cfg
+    }
+
+    /// The register panel kernel for a factored p-row panel, where it is on and fits.
+    pub fn panel_regs(&self, p: usize, trans: bool) -> Option<RegPanelConfig> {
+        if !self.regs || !self.stage {
+            return None;
+        }
+        RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, trans)
     }
 
     /// The GEMM for an update whose result is rows × cols.

@@ -10,7 +10,8 @@
 //!
 //! Algorithm, per panel of nb columns (one launch for the whole batch each step): the panel
 //! kernel ([`panel`]) factors the p × nb panel in one cube per matrix (staged in shared memory
-//! when it fits) and forms the compact-WY factor T with V and U = V·Tᵀ. Tall panels of few
+//! when it fits; in registers with [`panel_regs`] where that fits, on GPUs up to 512 rows at
+//! nb = 32) and forms the compact-WY factor T with V and U = V·Tᵀ. Other tall panels of few
 //! matrices (`QrParams::tsqr_panel_rows`) instead go through TSQR, many cubes per panel, and
 //! Householder reconstruction ([`recon`]; τ = 2 rather than 0 for a column already zero below
 //! the diagonal, the one difference from LAPACK's reflectors). The trailing columns are then
@@ -25,11 +26,12 @@
 mod config;
 mod gram;
 mod panel;
+mod panel_regs;
 mod q;
 mod recon;
 mod update;
 
-pub use config::{PanelConfig, QrLaunch, QrParams};
+pub use config::{PanelConfig, QrLaunch, QrParams, RegPanelConfig};
 pub(crate) use q::form_q;
 pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
 pub use recon::ReconConfig;
@@ -212,9 +214,13 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
             ..tau_ref(tau, k)
         };
         let panel = h.with_view(h.view.block(c0, c0, p, w));
+        // The register panel kernel where it fits, else TSQR for tall panels, else the
+        // shared-memory panel kernel.
         match refl.tsqr_for(ctx, p, w) {
-            Some(tsqr) => refl.panel_tsqr(ctx, &tsqr, panel, t),
-            None => refl.panel(ctx, panel, t, true, true),
+            Some(tsqr) if ctx.launch.panel_regs(p, true).is_none() => {
+                refl.panel_tsqr(ctx, &tsqr, panel, t)
+            }
+            _ => refl.panel(ctx, panel, t, true, true),
         }
         let n2 = n - c0 - w;
         if n2 > 0 {

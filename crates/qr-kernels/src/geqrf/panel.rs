@@ -206,7 +206,7 @@ fn panel_body<F: Float>(
             sync_cube();
 
             let alpha = piv[j];
-            let s = group_sum::<F>(red, j, cfg);
+            let s = group_sum::<F>(red, j, cfg.nb, cfg.gy, cfg.unroll);
             let mut t = F::new(0.0);
             let mut scale = F::new(1.0);
             let mut beta = alpha;
@@ -233,7 +233,7 @@ fn panel_body<F: Float>(
                 for c in 0..ex {
                     let k = tx + c * gx;
                     if k < j {
-                        let raw = group_sum::<F>(red, k, cfg);
+                        let raw = group_sum::<F>(red, k, cfg.nb, cfg.gy, cfg.unroll);
                         gcol[k] = scl[k] * (piv[k] + scale * raw);
                     }
                 }
@@ -246,7 +246,7 @@ fn panel_body<F: Float>(
                         let k = tx + c * gx;
                         coef[c] = F::new(0.0);
                         if k > j && k < w {
-                            let below = group_sum::<F>(red, k, cfg);
+                            let below = group_sum::<F>(red, k, cfg.nb, cfg.gy, cfg.unroll);
                             coef[c] = t * (piv[k] + scale * below);
                         }
                     }
@@ -464,7 +464,7 @@ fn gram_t<F: Float>(
             red[ty * nb + k] = gp[l];
             sync_cube();
             if ty == 0 {
-                gsh[k * ld + l] = group_sum::<F>(red, k, cfg);
+                gsh[k * ld + l] = group_sum::<F>(red, k, cfg.nb, cfg.gy, cfg.unroll);
             }
             sync_cube();
             l += 1;
@@ -478,18 +478,22 @@ fn gram_t<F: Float>(
     }
 }
 
-/// Σ_g red[g·nb + k] over the row groups, in four independent partial sums (the chain of
+/// Σ_g red[g·nb + k] over the `gy` row groups, in four independent partial sums (the chain of
 /// shared-memory loads is the latency of every column step's scalar phase).
 #[cube]
-fn group_sum<F: Float>(red: &mut [F], k: usize, #[comptime] cfg: PanelConfig) -> F {
-    let nb = comptime!(cfg.nb);
-    let gy = comptime!(cfg.gy);
+pub(super) fn group_sum<F: Float>(
+    red: &mut [F],
+    k: usize,
+    #[comptime] nb: usize,
+    #[comptime] gy: usize,
+    #[comptime] unroll: bool,
+) -> F {
     let mut parts = Array::<F>::new(4usize);
     #[unroll]
     for q in 0..4usize {
         parts[q] = F::new(0.0);
     }
-    #[unroll(cfg.unroll)]
+    #[unroll(unroll)]
     for g in 0..gy {
         parts[g % 4] += red[g * nb + k];
     }

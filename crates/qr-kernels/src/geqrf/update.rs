@@ -4,6 +4,7 @@
 use super::Ctx;
 use super::config::PanelConfig;
 use super::panel::panel_kernel;
+use super::panel_regs::panel_regs_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel};
 use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, levels, tsqr_launch};
 use cubecl::prelude::*;
@@ -79,9 +80,37 @@ impl Reflectors {
         let (p, w) = (h.view.rows, h.view.cols);
         debug_assert!(p <= self.rows && w <= ctx.launch.nb && w >= 1);
         debug_assert!(h.view.extent(ctx.batch) <= h.len);
-        let cfg: PanelConfig = ctx.launch.panel(p, factor, trans);
         let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
         let hv = h.view;
+        if let Some(cfg) = ctx.launch.panel_regs(p, trans).filter(|_| factor) {
+            // SAFETY: as for the panel kernel below (the same operands and writes). Registers:
+            // rows ty + t·gy < rows_cap (t < rows_cap/gy), loads and stores only below p and w.
+            // Shared indices: the pivot-column buffer below gy·(rows_cap/(4·gy)) vectors, V below
+            // rows_cap·(nb + 1) (rows rg + r·4·gy < rows_cap), T and the Gram matrix below
+            // nb·(nb + 1). Barriers: the early exit (batch) and the loop bound w are uniform per
+            // cube; the branches around the divergent stores hold no barrier.
+            unsafe {
+                panel_regs_kernel::launch_unchecked::<f32>(
+                    ctx.client,
+                    CubeCount::Static(1, by as u32, bz as u32),
+                    CubeDim::new_1d(cfg.units() as u32),
+                    BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                    BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                    BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                    BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
+                    hv.launch_arg(),
+                    tau.offset,
+                    tau.batch_stride,
+                    self.rows * ctx.launch.nb,
+                    p,
+                    w,
+                    ctx.batch,
+                    cfg,
+                )
+            }
+            return;
+        }
+        let cfg: PanelConfig = ctx.launch.panel(p, factor, trans);
         // SAFETY: the cube of matrix b touches only its panel (rows < p, columns < w of the
         // view, inside the buffer: checked by the public ops, debug-checked here), τ entries
         // offset + b·bs + j (j < w, inside the τ buffer by construction) and rows < p ≤ rows

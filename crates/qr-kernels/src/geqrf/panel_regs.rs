@@ -1,0 +1,302 @@
+//! The register panel kernel: the panel kernel's factorization ([`super::panel`], LAPACK
+//! `sgeqr2` + `slarft`, the same reflectors and outputs) with the panel in registers, for
+//! panels of at most [`RegPanelConfig::rows_cap`] rows on devices with large cubes.
+//!
+//! Layout: nb × gy units; unit (ty, tx) owns column tx and rows ty + t·gy (t < rt =
+//! rows_cap/gy) of the panel, in registers. Column step j:
+//! - pass 1: each unit forms Σ_{i>j} a_ij·a_ik over its rows for its column k (s for k = j,
+//!   vᵀa_k up to the scale for k > j, the unscaled Gram entry for k < j); the pivot column's
+//!   values reach the other units of a row group through a shared 4-vector buffer that the
+//!   owner of column j wrote at the end of step j − 1;
+//! - one barrier, then every unit reduces over the row groups what it needs (s, and the sum of
+//!   its own column) and forms β, τ, the scale 1/(α − β) and its coefficient; row group 0
+//!   records the Gram column vₖᵀv_j (k < j) for T;
+//! - pass 2: a_k −= τ·(vᵀa_k)·v on the unit's own registers; the owner of column j + 1
+//!   publishes it; one barrier.
+//!
+//! T (Q = H_1⋯H_w = I − V·T·Vᵀ) is built after the loop, each unit of row group 0 forming its
+//! row of T from the Gram matrix in registers (T[k, j] = −τ_j·Σ_{k≤l<j} T[k, l]·(vₗᵀv_j),
+//! T[k, k] = τ_k), so no sequential dot product sits on the column steps. The reflectors are
+//! scaled at the end (the Gram entries correct for the deferred scales).
+//!
+//! Outputs as the panel kernel's: H (R on and above the diagonal, reflectors below), τ, and,
+//! row-major with row stride nb, V (explicit: unit diagonal, zeros above and in columns ≥ w)
+//! and U = V·Tᵀ (`trans`) or V·T, from V staged in shared memory, each unit forming a
+//! 4-column strip of U rows.
+use super::config::RegPanelConfig;
+use super::panel::group_sum;
+use cubecl::prelude::*;
+use linalg_common::gemm::Strides;
+
+type V4<F> = Vector<F, Const<4>>;
+
+/// Panel of matrix `b`: rows/columns from `sh.offset + b·sh.bs` (its (0, 0)), p × w; τ at
+/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + k`.
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn panel_regs_kernel<F: Float>(
+    h: &mut [F],
+    tau: &mut [F],
+    v_out: &mut [F],
+    u_out: &mut [F],
+    sh: Strides,
+    tau_off: usize,
+    tau_bs: usize,
+    vu_bs: usize,
+    p: usize,
+    w: usize,
+    batch: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rt = comptime!(cfg.rows_per_unit());
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let tp = comptime!(cfg.pivot_slots());
+    let ld = comptime!(cfg.nb + 1);
+    let units = comptime!(cfg.units());
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before any barrier.
+    if bidx >= batch {
+        terminate!();
+    }
+    let unit = UNIT_POS as usize;
+    let ty = unit / nb;
+    let tx = unit % nb;
+    let hbase = sh.offset + bidx * sh.bs;
+    let tbase = tau_off + bidx * tau_bs;
+    let vbase = bidx * vu_bs;
+
+    let mut red = Shared::<[F]>::new_slice(comptime!(cfg.gy * cfg.nb));
+    let mut piv = Shared::<[F]>::new_slice(nb);
+    let mut scl = Shared::<[F]>::new_slice(nb);
+    let mut taus = Shared::<[F]>::new_slice(nb);
+    let mut gsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
+    let mut tsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
+    let mut xcol = Shared::<[V4<F>]>::new_slice(comptime!(cfg.rows_cap / 4));
+    let mut vsh = Shared::<[F]>::new_slice(comptime!(cfg.rows_cap * (cfg.nb + 1)));
+
+    let mut a = Array::<F>::new(rt);
+    let mut x = Array::<F>::new(rt);
+    #[unroll]
+    for t in 0..rt {
+        let i = ty + t * gy;
+        let mut v = F::new(0.0);
+        if i < p && tx < w {
+            v = h[hbase + i * sh.rs + tx * sh.cs];
+        }
+        a[t] = v;
+    }
+    let mut idx = unit;
+    while idx < comptime!(cfg.nb * (cfg.nb + 1)) {
+        gsh[idx] = F::new(0.0);
+        tsh[idx] = F::new(0.0);
+        idx += units;
+    }
+    if unit < nb {
+        scl[unit] = F::new(1.0);
+        taus[unit] = F::new(0.0);
+    }
+    if tx == 0 {
+        publish::<F>(&a, &mut xcol, ty, 0, cfg);
+    }
+    sync_cube();
+
+    let mut j = 0usize;
+    while j < w {
+        // Pass 1, in four partial sums.
+        let mut parts = Array::<F>::new(4usize);
+        #[unroll]
+        for e in 0..4usize {
+            parts[e] = F::new(0.0);
+        }
+        #[unroll]
+        for q in 0..rq {
+            let v = xcol[ty * rq + q];
+            #[unroll]
+            for e in 0..4usize {
+                let t = q * 4 + e;
+                x[t] = v.extract(e);
+                parts[e] += x[t] * a[t];
+            }
+        }
+        // Row j (j < nb: only the slots that hold rows below nb test it).
+        #[unroll]
+        for t in 0..tp {
+            if ty + t * gy == j {
+                piv[tx] = a[t];
+            }
+        }
+        red[ty * nb + tx] = (parts[0] + parts[1]) + (parts[2] + parts[3]);
+        sync_cube();
+
+        let alpha = piv[j];
+        let s = group_sum::<F>(&mut red, j, nb, gy, true);
+        let below = group_sum::<F>(&mut red, tx, nb, gy, true);
+        let mut t_j = F::new(0.0);
+        let mut scale = F::new(1.0);
+        let mut beta = alpha;
+        if s > F::new(0.0) {
+            let norm = F::sqrt(alpha * alpha + s);
+            beta = select(alpha >= F::new(0.0), -norm, norm);
+            t_j = (beta - alpha) / beta;
+            scale = F::new(1.0) / (alpha - beta);
+        }
+        // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
+        let dot = piv[tx] + scale * below;
+        let coef = select(tx > j, t_j * dot, F::new(0.0));
+        if unit == 0 {
+            taus[j] = t_j;
+            scl[j] = scale;
+            tau[tbase + j] = t_j;
+        }
+        if ty == 0 && tx < j {
+            gsh[tx * ld + j] = scl[tx] * dot;
+        }
+        // Pass 2: rows below j (x is zero on and above row j), then row j.
+        let c2 = coef * scale;
+        #[unroll]
+        for t in 0..rt {
+            a[t] -= c2 * x[t];
+        }
+        #[unroll]
+        for t in 0..tp {
+            if ty + t * gy == j {
+                if tx == j {
+                    a[t] = beta;
+                } else if tx > j {
+                    a[t] = piv[tx] - coef;
+                }
+            }
+        }
+        if tx == j + 1 {
+            publish::<F>(&a, &mut xcol, ty, j + 1, cfg);
+        }
+        sync_cube();
+        j += 1;
+    }
+
+    // Row tx of T from the Gram matrix (row group 0), T[k, j] zero for j < k and j ≥ w.
+    if ty == 0 {
+        let mut trow = Array::<F>::new(nb);
+        #[unroll]
+        for l in 0..nb {
+            trow[l] = F::new(0.0);
+        }
+        #[unroll]
+        for jj in 0..nb {
+            if jj < w {
+                let mut parts = Array::<F>::new(4usize);
+                #[unroll]
+                for e in 0..4usize {
+                    parts[e] = F::new(0.0);
+                }
+                #[unroll]
+                for l in 0..nb {
+                    if l < jj {
+                        parts[l % 4] += trow[l] * gsh[l * ld + jj];
+                    }
+                }
+                let sum = (parts[0] + parts[1]) + (parts[2] + parts[3]);
+                let tj = taus[jj];
+                trow[jj] = select(tx == jj, tj, select(tx < jj, -tj * sum, F::new(0.0)));
+            }
+        }
+        #[unroll]
+        for l in 0..nb {
+            tsh[tx * ld + l] = trow[l];
+        }
+    }
+
+    // Scale the reflectors; write H and V, and stage V for U (padding rows zero).
+    let sk = scl[tx];
+    #[unroll]
+    for t in 0..rt {
+        let i = ty + t * gy;
+        let below_diag = i > tx;
+        let mut v = select(
+            below_diag,
+            a[t] * sk,
+            select(i == tx, F::new(1.0), F::new(0.0)),
+        );
+        if tx >= w {
+            v = F::new(0.0);
+        }
+        if i < p {
+            if tx < w {
+                h[hbase + i * sh.rs + tx * sh.cs] = select(below_diag, v, a[t]);
+            }
+            v_out[vbase + i * nb + tx] = v;
+        }
+        vsh[i * ld + tx] = v;
+    }
+    sync_cube();
+
+    // U: unit (rg, cg) forms columns 4·cg … 4·cg + 3 of rows rg + r·(4·gy).
+    let strips = comptime!(cfg.nb / 4);
+    let row_step = comptime!(4 * cfg.gy);
+    let cg = unit % strips;
+    let rg = unit / strips;
+    let c0 = cg * 4;
+    let mut uacc = Array::<F>::new(comptime!(cfg.rows_per_unit()));
+    #[unroll]
+    for e in 0..rt {
+        uacc[e] = F::new(0.0);
+    }
+    let mut tk = Array::<F>::new(4usize);
+    #[unroll]
+    for l in 0..nb {
+        if l < w {
+            #[unroll]
+            for e in 0..4usize {
+                if comptime!(cfg.trans) {
+                    tk[e] = tsh[(c0 + e) * ld + l];
+                } else {
+                    tk[e] = tsh[l * ld + c0 + e];
+                }
+            }
+            #[unroll]
+            for r in 0..rq {
+                let v = vsh[(rg + r * row_step) * ld + l];
+                #[unroll]
+                for e in 0..4usize {
+                    uacc[r * 4 + e] += v * tk[e];
+                }
+            }
+        }
+    }
+    #[unroll]
+    for r in 0..rq {
+        let i = rg + r * row_step;
+        if i < p {
+            #[unroll]
+            for e in 0..4usize {
+                u_out[vbase + i * nb + c0 + e] = uacc[r * 4 + e];
+            }
+        }
+    }
+}
+
+/// The owner of column `jj` in row group `ty` writes its rows below `jj` (zeros on and above)
+/// to the row group's slots of the pivot-column buffer.
+#[cube]
+fn publish<F: Float>(
+    a: &Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    ty: usize,
+    jj: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let gy = comptime!(cfg.gy);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    #[unroll]
+    for q in 0..rq {
+        let mut v = V4::<F>::broadcast(F::new(0.0));
+        #[unroll]
+        for e in 0..4usize {
+            let t = q * 4 + e;
+            v.insert(e, select(ty + t * gy > jj, a[t], F::new(0.0)));
+        }
+        xcol[ty * rq + q] = v;
+    }
+}
