@@ -309,17 +309,18 @@ pub fn qr_sweep(ctx: &Bench) {
         .iter()
         .map(|a| client.create_from_slice(f32::as_bytes(a)))
         .collect();
-    // (panel, tsqr_panel_rows, row groups of the panel kernel (0: the default), big updates
+    // (panel, tsqr_panel_rows, row groups of the panel kernels (0: the default), big updates
     // on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default), Vᵀ·C of 32-column
-    // panels on the 32×128 tiles).
+    // panels on the 32×128 tiles, the register panel kernel).
     let configs = [
-        (32usize, 256usize, 0usize, 0usize, true),
-        (32, 256, 0, 0, false),
-        (32, 256, 16, 0, true),
-        (64, 256, 0, 0, true),
-        (64, 256, 0, 0, false),
+        (32usize, 256usize, 0usize, 0usize, true, true),
+        (32, 256, 0, 0, true, false),
+        (32, 256, 16, 0, true, true),
+        (32, 256, 4, 0, true, true),
+        (64, 256, 0, 0, true, true),
+        (64, 256, 0, 0, true, false),
     ];
-    for (panel, rows, groups, tc, thin) in configs {
+    for (panel, rows, groups, tc, thin, regs) in configs {
         let p = QrParams {
             panel: Some(panel),
             tsqr_panel_rows: Some(rows),
@@ -327,6 +328,7 @@ pub fn qr_sweep(ctx: &Bench) {
             gemm_big: (tc > 0).then_some(GemmKernel::Tf32x3(TC_DEFAULT)),
             big_from: (tc > 0).then_some(tc),
             thin_tiles: Some(thin),
+            panel_regs: Some(regs),
             ..QrParams::default()
         };
         let mut label = match rows {
@@ -341,6 +343,9 @@ pub fn qr_sweep(ctx: &Bench) {
         }
         if !thin {
             label += " nothin";
+        }
+        if !regs {
+            label += " noregs";
         }
         print!("{:<26}", format!("{panel} x {label}"));
         for (&(b, n), h) in shapes.iter().zip(&handles) {

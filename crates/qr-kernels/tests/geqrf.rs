@@ -731,7 +731,7 @@ pub fn register_panels(client: &Client) {
         ..on(panel)
     };
     // The widest panel this device holds in registers at nb = 32.
-    let cap = (1..=512)
+    let cap = (1..=1024)
         .rev()
         .find(|&p| launch.panel_regs(p, true).is_some())
         .expect("the register kernel holds small panels");

@@ -123,12 +123,12 @@ const REGISTER_FILE: usize = 65536;
 
 impl RegPanelConfig {
     /// Most panel rows per unit.
-    pub const MAX_ROWS_PER_UNIT: usize = 64;
+    pub const MAX_ROWS_PER_UNIT: usize = 128;
 
     /// The kernel for panels of p rows and nb columns with about `gy` row groups (halved while
     /// they would leave units without 4 rows), or `None` where it does not fit: nb a multiple
-    /// of 4 up to 64, at most [`Self::MAX_ROWS_PER_UNIT`] rows per unit, the panel and its
-    /// copy for the pass twice in the register file, shared memory.
+    /// of 4 up to 64, at most [`Self::MAX_ROWS_PER_UNIT`] rows per unit, the panel and 48 more
+    /// registers per unit in the register file, shared memory.
     pub fn new(hw: &Hardware, nb: usize, gy: usize, p: usize, trans: bool) -> Option<Self> {
         if nb == 0 || !nb.is_multiple_of(4) || nb > 64 || p == 0 || gy == 0 {
             return None;
@@ -148,7 +148,7 @@ impl RegPanelConfig {
         };
         let ok = cfg.units() <= hw.max_units_per_cube
             && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
-            && cfg.units() * (2 * cfg.rows_per_unit() + 48) <= REGISTER_FILE
+            && cfg.units() * (cfg.rows_per_unit() + 48) <= REGISTER_FILE
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(cfg)
     }
@@ -166,11 +166,15 @@ impl RegPanelConfig {
         self.nb.div_ceil(self.gy).min(self.rows_per_unit())
     }
 
-    /// The reduction rows, pivot row, scales, τ, the Gram matrix and T, the pivot-column
-    /// buffer and the staged V, in bytes.
+    /// The reduction rows, pivot row, scales, τ, the Gram matrix and T, the two pivot-column
+    /// slots and the staged V, in bytes.
     pub fn shared_bytes(&self) -> usize {
         let nb = self.nb;
-        4 * (self.gy * nb + 3 * nb + 2 * nb * (nb + 1) + self.rows_cap + self.rows_cap * (nb + 1))
+        4 * (self.gy * nb
+            + 3 * nb
+            + 2 * nb * (nb + 1)
+            + 2 * self.rows_cap
+            + self.rows_cap * (nb + 1))
     }
 }
 

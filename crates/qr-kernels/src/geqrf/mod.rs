@@ -10,8 +10,8 @@
 //!
 //! Algorithm, per panel of nb columns (one launch for the whole batch each step): the panel
 //! kernel ([`panel`]) factors the p × nb panel in one cube per matrix (staged in shared memory
-//! when it fits; in registers with [`panel_regs`] where that fits, on GPUs up to 512 rows at
-//! nb = 32) and forms the compact-WY factor T with V and U = V·Tᵀ. Other tall panels of few
+//! when it fits; in registers with [`panel_regs`] where that fits: on GPUs, up to 128 rows
+//! per unit) and forms the compact-WY factor T with V and U = V·Tᵀ. Other tall panels of few
 //! matrices (`QrParams::tsqr_panel_rows`) instead go through TSQR, many cubes per panel, and
 //! Householder reconstruction ([`recon`]; τ = 2 rather than 0 for a column already zero below
 //! the diagonal, the one difference from LAPACK's reflectors). The trailing columns are then

@@ -6,8 +6,9 @@
 //! rows_cap/gy) of the panel, in registers. Column step j:
 //! - pass 1: each unit forms Σ_{i>j} a_ij·a_ik over its rows for its column k (s for k = j,
 //!   vᵀa_k up to the scale for k > j, the unscaled Gram entry for k < j); the pivot column's
-//!   values reach the other units of a row group through a shared 4-vector buffer that the
-//!   owner of column j wrote at the end of step j − 1;
+//!   values reach the other units of a row group through a double-buffered shared 4-vector
+//!   buffer that the owner of column j wrote at the end of step j − 1 (read again in pass 2,
+//!   so only the panel occupies registers);
 //! - one barrier, then every unit reduces over the row groups what it needs (s, and the sum of
 //!   its own column) and forms β, τ, the scale 1/(α − β) and its coefficient; row group 0
 //!   records the Gram column vₖᵀv_j (k < j) for T;
@@ -73,11 +74,12 @@ pub(crate) fn panel_regs_kernel<F: Float>(
     let mut taus = Shared::<[F]>::new_slice(nb);
     let mut gsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
     let mut tsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
-    let mut xcol = Shared::<[V4<F>]>::new_slice(comptime!(cfg.rows_cap / 4));
+    // Two slots: step j reads slot j % 2 in both passes while the owner of column j + 1 fills
+    // the other.
+    let mut xcol = Shared::<[V4<F>]>::new_slice(comptime!(cfg.rows_cap / 2));
     let mut vsh = Shared::<[F]>::new_slice(comptime!(cfg.rows_cap * (cfg.nb + 1)));
 
     let mut a = Array::<F>::new(rt);
-    let mut x = Array::<F>::new(rt);
     #[unroll]
     for t in 0..rt {
         let i = ty + t * gy;
@@ -98,7 +100,7 @@ pub(crate) fn panel_regs_kernel<F: Float>(
         taus[unit] = F::new(0.0);
     }
     if tx == 0 {
-        publish::<F>(&a, &mut xcol, ty, 0, cfg);
+        publish::<F>(&a, &mut xcol, ty, 0, 0, cfg);
     }
     sync_cube();
 
@@ -110,14 +112,13 @@ pub(crate) fn panel_regs_kernel<F: Float>(
         for e in 0..4usize {
             parts[e] = F::new(0.0);
         }
+        let slot = (j % 2) * comptime!(cfg.rows_cap / 4) + ty * rq;
         #[unroll]
         for q in 0..rq {
-            let v = xcol[ty * rq + q];
+            let v = xcol[slot + q];
             #[unroll]
             for e in 0..4usize {
-                let t = q * 4 + e;
-                x[t] = v.extract(e);
-                parts[e] += x[t] * a[t];
+                parts[e] += v.extract(e) * a[q * 4 + e];
             }
         }
         // Row j (j < nb: only the slots that hold rows below nb test it).
@@ -153,11 +154,15 @@ pub(crate) fn panel_regs_kernel<F: Float>(
         if ty == 0 && tx < j {
             gsh[tx * ld + j] = scl[tx] * dot;
         }
-        // Pass 2: rows below j (x is zero on and above row j), then row j.
+        // Pass 2: rows below j (the pivot column is zero on and above row j), then row j.
         let c2 = coef * scale;
         #[unroll]
-        for t in 0..rt {
-            a[t] -= c2 * x[t];
+        for q in 0..rq {
+            let v = xcol[slot + q];
+            #[unroll]
+            for e in 0..4usize {
+                a[q * 4 + e] -= c2 * v.extract(e);
+            }
         }
         #[unroll]
         for t in 0..tp {
@@ -170,7 +175,7 @@ pub(crate) fn panel_regs_kernel<F: Float>(
             }
         }
         if tx == j + 1 {
-            publish::<F>(&a, &mut xcol, ty, j + 1, cfg);
+            publish::<F>(&a, &mut xcol, ty, j + 1, (j + 1) % 2, cfg);
         }
         sync_cube();
         j += 1;
@@ -278,17 +283,19 @@ pub(crate) fn panel_regs_kernel<F: Float>(
 }
 
 /// The owner of column `jj` in row group `ty` writes its rows below `jj` (zeros on and above)
-/// to the row group's slots of the pivot-column buffer.
+/// to the row group's part of slot `slot` of the pivot-column buffer.
 #[cube]
 fn publish<F: Float>(
     a: &Array<F>,
     xcol: &mut Shared<[V4<F>]>,
     ty: usize,
     jj: usize,
+    slot: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
     let gy = comptime!(cfg.gy);
     let rq = comptime!(cfg.rows_per_unit() / 4);
+    let base = slot * comptime!(cfg.rows_cap / 4) + ty * rq;
     #[unroll]
     for q in 0..rq {
         let mut v = V4::<F>::broadcast(F::new(0.0));
@@ -297,6 +304,6 @@ fn publish<F: Float>(
             let t = q * 4 + e;
             v.insert(e, select(ty + t * gy > jj, a[t], F::new(0.0)));
         }
-        xcol[ty * rq + q] = v;
+        xcol[base + q] = v;
     }
 }
