@@ -733,7 +733,7 @@ pub fn register_panels(client: &Client) {
     // The widest panel this device holds in registers at nb = 32.
     let cap = (1..=1024)
         .rev()
-        .find(|&p| launch.panel_regs(p, true).is_some())
+        .find(|&p| launch.panel_regs(p, true, true).is_some())
         .expect("the register kernel holds small panels");
     for panel in [8usize, 32] {
         let params = on(panel);

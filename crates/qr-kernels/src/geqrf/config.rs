@@ -53,10 +53,11 @@ pub struct QrParams {
     /// Blocks of that path whose V, T and U are formed together (one launch per stage for all
     /// of them). Default: as many as fit [`APPLY_WORKSPACE_BYTES`].
     pub apply_group: Option<usize>,
-    /// geqrf factors panels that fit [`RegPanelConfig`] (at most 64 rows per unit, the
-    /// register file and shared memory) with the panel in registers
-    /// ([`super::panel_regs`]), ahead of TSQR and the shared-memory panel kernel. Default: on
-    /// where cubes have at least 256 units; `Some(true)` elsewhere is refused.
+    /// Panels that fit [`RegPanelConfig`] (at most 128 rows per unit, the register file and
+    /// shared memory) are held in registers ([`super::panel_regs`]): geqrf factors them there
+    /// ahead of TSQR and the shared-memory panel kernel, and householder_product and apply_q
+    /// form their T and U there (where they rebuild T per panel). Default: on where cubes have
+    /// at least 256 units; `Some(true)` elsewhere is refused.
     pub panel_regs: Option<bool>,
 }
 
@@ -113,8 +114,13 @@ pub struct RegPanelConfig {
     pub gy: usize,
     /// Rows of the panel held (a multiple of 4·gy, ≥ the launch's p).
     pub rows_cap: usize,
+    /// Factor the panel (else the reflectors and τ are given, and only V, T and U are formed).
+    pub factor: bool,
     /// U = V·Tᵀ instead of V·T.
     pub trans: bool,
+    /// A row group is one plane (nb = the plane width): its units exchange the pivot column
+    /// under a plane barrier instead of a cube barrier.
+    pub plane_rows: bool,
 }
 
 /// 32-bit registers of one multiprocessor that a cube of the register panel kernel may fill
@@ -129,7 +135,14 @@ impl RegPanelConfig {
     /// they would leave units without 4 rows), or `None` where it does not fit: nb a multiple
     /// of 4 up to 64, at most [`Self::MAX_ROWS_PER_UNIT`] rows per unit, the panel and 48 more
     /// registers per unit in the register file, shared memory.
-    pub fn new(hw: &Hardware, nb: usize, gy: usize, p: usize, trans: bool) -> Option<Self> {
+    pub fn new(
+        hw: &Hardware,
+        nb: usize,
+        gy: usize,
+        p: usize,
+        factor: bool,
+        trans: bool,
+    ) -> Option<Self> {
         if nb == 0 || !nb.is_multiple_of(4) || nb > 64 || p == 0 || gy == 0 {
             return None;
         }
@@ -144,7 +157,9 @@ impl RegPanelConfig {
             nb,
             gy,
             rows_cap: cap.div_ceil(4 * gy) * 4 * gy,
+            factor,
             trans,
+            plane_rows: hw.plane_ops && hw.lanes == nb,
         };
         let ok = cfg.units() <= hw.max_units_per_cube
             && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
@@ -166,15 +181,22 @@ impl RegPanelConfig {
         self.nb.div_ceil(self.gy).min(self.rows_per_unit())
     }
 
-    /// The reduction rows, pivot row, scales, τ, the Gram matrix and T, the two pivot-column
-    /// slots and the staged V, in bytes.
+    /// Words of the V staging area: V (rows_cap × (nb + 1)), or without `factor` at least the
+    /// Gram matrix's partial sums per row group (gy × nb × nb) that it holds first.
+    pub fn stage_len(&self) -> usize {
+        let v = self.rows_cap * (self.nb + 1);
+        if self.factor {
+            v
+        } else {
+            v.max(self.gy * self.nb * self.nb)
+        }
+    }
+
+    /// Two slots of the reduction rows and the pivot row, the scales, τ, the Gram matrix and T,
+    /// two pivot-column slots and the staging area, in bytes.
     pub fn shared_bytes(&self) -> usize {
         let nb = self.nb;
-        4 * (self.gy * nb
-            + 3 * nb
-            + 2 * nb * (nb + 1)
-            + 2 * self.rows_cap
-            + self.rows_cap * (nb + 1))
+        4 * (2 * self.gy * nb + 4 * nb + 2 * nb * (nb + 1) + 2 * self.rows_cap + self.stage_len())
     }
 }
 
@@ -355,12 +377,13 @@ impl QrLaunch {
         cfg
     }
 
-    /// The register panel kernel for a factored p-row panel, where it is on and fits.
-    pub fn panel_regs(&self, p: usize, trans: bool) -> Option<RegPanelConfig> {
+    /// The register panel kernel for a p-row panel (factored, or given reflectors), where it
+    /// is on and fits.
+    pub fn panel_regs(&self, p: usize, factor: bool, trans: bool) -> Option<RegPanelConfig> {
         if !self.regs || !self.stage {
             return None;
         }
-        RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, trans)
+        RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, factor, trans)
     }
 
     /// The GEMM for an update whose result is rows × cols.

@@ -217,7 +217,7 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
         // The register panel kernel where it fits, else TSQR for tall panels, else the
         // shared-memory panel kernel.
         match refl.tsqr_for(ctx, p, w) {
-            Some(tsqr) if ctx.launch.panel_regs(p, true).is_none() => {
+            Some(tsqr) if ctx.launch.panel_regs(p, true, true).is_none() => {
                 refl.panel_tsqr(ctx, &tsqr, panel, t)
             }
             _ => refl.panel(ctx, panel, t, true, true),

@@ -3,22 +3,31 @@
 //! panels of at most [`RegPanelConfig::rows_cap`] rows on devices with large cubes.
 //!
 //! Layout: nb × gy units; unit (ty, tx) owns column tx and rows ty + t·gy (t < rt =
-//! rows_cap/gy) of the panel, in registers. Column step j:
+//! rows_cap/gy) of the panel, in registers. Column j:
 //! - pass 1: each unit forms Σ_{i>j} a_ij·a_ik over its rows for its column k (s for k = j,
 //!   vᵀa_k up to the scale for k > j, the unscaled Gram entry for k < j); the pivot column's
-//!   values reach the other units of a row group through a double-buffered shared 4-vector
-//!   buffer that the owner of column j wrote at the end of step j − 1 (read again in pass 2,
-//!   so only the panel occupies registers);
-//! - one barrier, then every unit reduces over the row groups what it needs (s, and the sum of
-//!   its own column) and forms β, τ, the scale 1/(α − β) and its coefficient; row group 0
+//!   values reach the other units of a row group through a shared 4-vector buffer that the
+//!   owner of column j wrote;
+//! - a cube barrier, then every unit reduces over the row groups what it needs (s, and the sum
+//!   of its own column) and forms β, τ, the scale 1/(α − β) and its coefficient; row group 0
 //!   records the Gram column vₖᵀv_j (k < j) for T;
-//! - pass 2: a_k −= τ·(vᵀa_k)·v on the unit's own registers; the owner of column j + 1
-//!   publishes it; one barrier.
+//! - pass 2: a_k −= τ·(vᵀa_k)·v on the unit's own registers (the pivot column read again, so
+//!   only the panel occupies registers); the owner of column j + 1 publishes it, and after a
+//!   barrier of the row group alone (a plane barrier where a row group is one plane) pass 1 of
+//!   column j + 1 follows in the same phase.
+//!
+//! So one cube barrier per column: the reduction rows, the pivot row and the pivot-column buffer
+//! have two slots, column j in slot j % 2.
 //!
 //! T (Q = H_1⋯H_w = I − V·T·Vᵀ) is built after the loop, each unit of row group 0 forming its
 //! row of T from the Gram matrix in registers (T[k, j] = −τ_j·Σ_{k≤l<j} T[k, l]·(vₗᵀv_j),
 //! T[k, k] = τ_k), so no sequential dot product sits on the column steps. The reflectors are
 //! scaled at the end (the Gram entries correct for the deferred scales).
+//!
+//! Without `factor` (householder_product and apply_q rebuilding T per panel) the reflectors and
+//! τ are given: the panel is loaded as explicit V, and the Gram matrix VᵀV comes from w rounds
+//! in which the owners of column l publish it and every unit adds its dot product per row group
+//! (row-group barriers only), summed over the row groups once at the end.
 //!
 //! Outputs as the panel kernel's: H (R on and above the diagonal, reflectors below), τ, and,
 //! row-major with row stride nb, V (explicit: unit diagonal, zeros above and in columns ≥ w)
@@ -68,16 +77,17 @@ pub(crate) fn panel_regs_kernel<F: Float>(
     let tbase = tau_off + bidx * tau_bs;
     let vbase = bidx * vu_bs;
 
-    let mut red = Shared::<[F]>::new_slice(comptime!(cfg.gy * cfg.nb));
-    let mut piv = Shared::<[F]>::new_slice(nb);
+    let mut red = Shared::<[F]>::new_slice(comptime!(2 * cfg.gy * cfg.nb));
+    let mut piv = Shared::<[F]>::new_slice(comptime!(2 * cfg.nb));
     let mut scl = Shared::<[F]>::new_slice(nb);
     let mut taus = Shared::<[F]>::new_slice(nb);
     let mut gsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
     let mut tsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
-    // Two slots: step j reads slot j % 2 in both passes while the owner of column j + 1 fills
-    // the other.
+    // Two slots: column j is read from slot j % 2 in both passes; the owner of column j + 1
+    // fills the other.
     let mut xcol = Shared::<[V4<F>]>::new_slice(comptime!(cfg.rows_cap / 2));
-    let mut vsh = Shared::<[F]>::new_slice(comptime!(cfg.rows_cap * (cfg.nb + 1)));
+    // V for U; first the Gram partial sums without `factor`.
+    let mut vsh = Shared::<[F]>::new_slice(comptime!(cfg.stage_len()));
 
     let mut a = Array::<F>::new(rt);
     #[unroll]
@@ -97,88 +107,102 @@ pub(crate) fn panel_regs_kernel<F: Float>(
     }
     if unit < nb {
         scl[unit] = F::new(1.0);
-        taus[unit] = F::new(0.0);
+        let mut tv = F::new(0.0);
+        if comptime!(!cfg.factor) && unit < w {
+            tv = tau[tbase + unit];
+        }
+        taus[unit] = tv;
     }
-    if tx == 0 {
-        publish::<F>(&a, &mut xcol, ty, 0, 0, cfg);
+    if comptime!(cfg.factor) {
+        if tx == 0 {
+            publish::<F>(&a, &mut xcol, ty, 1, 0, cfg);
+        }
+    } else {
+        // The given reflectors, explicit: unit diagonal, zeros above it.
+        #[unroll]
+        for t in 0..rt {
+            let i = ty + t * gy;
+            a[t] = select(
+                i > tx,
+                a[t],
+                select(i == tx && tx < w, F::new(1.0), F::new(0.0)),
+            );
+        }
     }
     sync_cube();
 
-    let mut j = 0usize;
-    while j < w {
-        // Pass 1, in four partial sums.
-        let mut parts = Array::<F>::new(4usize);
-        #[unroll]
-        for e in 0..4usize {
-            parts[e] = F::new(0.0);
+    if comptime!(cfg.factor) {
+        // Pass 1 of column 0; each loop trip finishes column j and runs pass 1 of column j + 1
+        // (one cube barrier per column: the reduction rows, the pivot row and the pivot column are
+        // double-buffered, slot j % 2).
+        let red_len = comptime!(cfg.gy * cfg.nb);
+        if w > 0 {
+            pass1::<F>(&a, &mut xcol, &mut red, &mut piv, ty, tx, 0, cfg);
         }
-        let slot = (j % 2) * comptime!(cfg.rows_cap / 4) + ty * rq;
-        #[unroll]
-        for q in 0..rq {
-            let v = xcol[slot + q];
-            #[unroll]
-            for e in 0..4usize {
-                parts[e] += v.extract(e) * a[q * 4 + e];
-            }
-        }
-        // Row j (j < nb: only the slots that hold rows below nb test it).
-        #[unroll]
-        for t in 0..tp {
-            if ty + t * gy == j {
-                piv[tx] = a[t];
-            }
-        }
-        red[ty * nb + tx] = (parts[0] + parts[1]) + (parts[2] + parts[3]);
         sync_cube();
-
-        let alpha = piv[j];
-        let s = group_sum::<F>(&mut red, j, nb, gy, true);
-        let below = group_sum::<F>(&mut red, tx, nb, gy, true);
-        let mut t_j = F::new(0.0);
-        let mut scale = F::new(1.0);
-        let mut beta = alpha;
-        if s > F::new(0.0) {
-            let norm = F::sqrt(alpha * alpha + s);
-            beta = select(alpha >= F::new(0.0), -norm, norm);
-            t_j = (beta - alpha) / beta;
-            scale = F::new(1.0) / (alpha - beta);
-        }
-        // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
-        let dot = piv[tx] + scale * below;
-        let coef = select(tx > j, t_j * dot, F::new(0.0));
-        if unit == 0 {
-            taus[j] = t_j;
-            scl[j] = scale;
-            tau[tbase + j] = t_j;
-        }
-        if ty == 0 && tx < j {
-            gsh[tx * ld + j] = scl[tx] * dot;
-        }
-        // Pass 2: rows below j (the pivot column is zero on and above row j), then row j.
-        let c2 = coef * scale;
-        #[unroll]
-        for q in 0..rq {
-            let v = xcol[slot + q];
-            #[unroll]
-            for e in 0..4usize {
-                a[q * 4 + e] -= c2 * v.extract(e);
+        let mut j = 0usize;
+        while j < w {
+            let cur = j % 2;
+            let rbase = cur * red_len;
+            let alpha = piv[cur * nb + j];
+            let s = group_sum::<F>(&mut red, rbase + j, nb, gy, true);
+            let below = group_sum::<F>(&mut red, rbase + tx, nb, gy, true);
+            let mut t_j = F::new(0.0);
+            let mut scale = F::new(1.0);
+            let mut beta = alpha;
+            if s > F::new(0.0) {
+                let norm = F::sqrt(alpha * alpha + s);
+                beta = select(alpha >= F::new(0.0), -norm, norm);
+                t_j = (beta - alpha) / beta;
+                scale = F::new(1.0) / (alpha - beta);
             }
-        }
-        #[unroll]
-        for t in 0..tp {
-            if ty + t * gy == j {
-                if tx == j {
-                    a[t] = beta;
-                } else if tx > j {
-                    a[t] = piv[tx] - coef;
+            // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
+            let pk = piv[cur * nb + tx];
+            let dot = pk + scale * below;
+            let coef = select(tx > j, t_j * dot, F::new(0.0));
+            if unit == 0 {
+                taus[j] = t_j;
+                scl[j] = scale;
+                tau[tbase + j] = t_j;
+            }
+            if ty == 0 && tx < j {
+                gsh[tx * ld + j] = scl[tx] * dot;
+            }
+            // Pass 2: rows below j (the pivot column is zero on and above row j), then row j.
+            let c2 = coef * scale;
+            let slot = cur * comptime!(cfg.rows_cap / 4) + ty * rq;
+            #[unroll]
+            for q in 0..rq {
+                let v = xcol[slot + q];
+                #[unroll]
+                for e in 0..4usize {
+                    a[q * 4 + e] -= c2 * v.extract(e);
                 }
             }
+            #[unroll]
+            for t in 0..tp {
+                if ty + t * gy == j {
+                    if tx == j {
+                        a[t] = beta;
+                    } else if tx > j {
+                        a[t] = pk - coef;
+                    }
+                }
+            }
+            // Uniform per cube.
+            if j + 1 < w {
+                if tx == j + 1 {
+                    publish::<F>(&a, &mut xcol, ty, j + 2, (j + 1) % 2, cfg);
+                }
+                // The row group reads what its owner of column j + 1 wrote.
+                sync_rows(cfg);
+                pass1::<F>(&a, &mut xcol, &mut red, &mut piv, ty, tx, j + 1, cfg);
+            }
+            sync_cube();
+            j += 1;
         }
-        if tx == j + 1 {
-            publish::<F>(&a, &mut xcol, ty, j + 1, (j + 1) % 2, cfg);
-        }
-        sync_cube();
-        j += 1;
+    } else {
+        gram_rows::<F>(&a, &mut xcol, &mut vsh, &mut gsh, ty, tx, unit, w, cfg);
     }
 
     // Row tx of T from the Gram matrix (row group 0), T[k, j] zero for j < k and j ≥ w.
@@ -228,7 +252,7 @@ pub(crate) fn panel_regs_kernel<F: Float>(
             v = F::new(0.0);
         }
         if i < p {
-            if tx < w {
+            if comptime!(cfg.factor) && tx < w {
                 h[hbase + i * sh.rs + tx * sh.cs] = select(below_diag, v, a[t]);
             }
             v_out[vbase + i * nb + tx] = v;
@@ -282,14 +306,71 @@ pub(crate) fn panel_regs_kernel<F: Float>(
     }
 }
 
-/// The owner of column `jj` in row group `ty` writes its rows below `jj` (zeros on and above)
-/// to the row group's part of slot `slot` of the pivot-column buffer.
+/// Σ_t x_t·a_t over this unit's rows, x from the pivot-column buffer at vector `slot` (four
+/// partial sums).
+#[cube]
+fn column_dot<F: Float>(
+    a: &Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    slot: usize,
+    #[comptime] cfg: RegPanelConfig,
+) -> F {
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let mut parts = Array::<F>::new(4usize);
+    #[unroll]
+    for e in 0..4usize {
+        parts[e] = F::new(0.0);
+    }
+    #[unroll]
+    for q in 0..rq {
+        let v = xcol[slot + q];
+        #[unroll]
+        for e in 0..4usize {
+            parts[e] += v.extract(e) * a[q * 4 + e];
+        }
+    }
+    (parts[0] + parts[1]) + (parts[2] + parts[3])
+}
+
+/// Pass 1 of column `jj` for this unit: Σ_{i>jj} a_i,jj·a_ik over its rows (four partial
+/// sums) into slot jj % 2 of the reduction rows, and row jj of its column into that slot of
+/// the pivot row where it holds that row.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn pass1<F: Float>(
+    a: &Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    red: &mut Shared<[F]>,
+    piv: &mut Shared<[F]>,
+    ty: usize,
+    tx: usize,
+    jj: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let tp = comptime!(cfg.pivot_slots());
+    let cur = jj % 2;
+    let dot = column_dot::<F>(a, xcol, cur * comptime!(cfg.rows_cap / 4) + ty * rq, cfg);
+    // Row jj (jj < nb: only the slots that hold rows below nb test it).
+    #[unroll]
+    for t in 0..tp {
+        if ty + t * gy == jj {
+            piv[cur * nb + tx] = a[t];
+        }
+    }
+    red[cur * comptime!(cfg.gy * cfg.nb) + ty * nb + tx] = dot;
+}
+
+/// The owner of a column in row group `ty` writes its rows from `from` on (zeros above) to the
+/// row group's part of slot `slot` of the pivot-column buffer.
 #[cube]
 fn publish<F: Float>(
     a: &Array<F>,
     xcol: &mut Shared<[V4<F>]>,
     ty: usize,
-    jj: usize,
+    from: usize,
     slot: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
@@ -302,8 +383,68 @@ fn publish<F: Float>(
         #[unroll]
         for e in 0..4usize {
             let t = q * 4 + e;
-            v.insert(e, select(ty + t * gy > jj, a[t], F::new(0.0)));
+            v.insert(e, select(ty + t * gy >= from, a[t], F::new(0.0)));
         }
         xcol[base + q] = v;
     }
+}
+
+/// Wait for the row group: a plane barrier where a row group is one plane, else the cube's.
+#[cube]
+fn sync_rows(#[comptime] cfg: RegPanelConfig) {
+    if comptime!(cfg.plane_rows) {
+        sync_plane();
+    } else {
+        sync_cube();
+    }
+}
+
+/// The Gram matrix vₖᵀv_l (k < l < w) of the explicit reflectors in `a` into `gsh` (row
+/// stride nb + 1): column l published by its owners in round l, each unit's dot product with
+/// its own column per row group into `part` (gy × nb × nb, the V staging area, free until
+/// then), then summed over the row groups. Ends on a cube barrier.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn gram_rows<F: Float>(
+    a: &Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    part: &mut Shared<[F]>,
+    gsh: &mut Shared<[F]>,
+    ty: usize,
+    tx: usize,
+    unit: usize,
+    w: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let ld = comptime!(cfg.nb + 1);
+    let units = comptime!(cfg.units());
+    let mut l = 0usize;
+    while l < w {
+        if tx == l {
+            publish::<F>(a, xcol, ty, 0, l % 2, cfg);
+        }
+        sync_rows(cfg);
+        let slot = (l % 2) * comptime!(cfg.rows_cap / 4) + ty * rq;
+        part[(ty * nb + l) * nb + tx] = column_dot::<F>(a, xcol, slot, cfg);
+        l += 1;
+    }
+    sync_cube();
+    let mut idx = unit;
+    while idx < comptime!(cfg.nb * cfg.nb) {
+        let ll = idx / nb;
+        let k = idx % nb;
+        if k < ll && ll < w {
+            let mut sum = F::new(0.0);
+            #[unroll]
+            for g in 0..gy {
+                sum += part[(g * nb + ll) * nb + k];
+            }
+            gsh[k * ld + ll] = sum;
+        }
+        idx += units;
+    }
+    sync_cube();
 }

@@ -82,13 +82,15 @@ impl Reflectors {
         debug_assert!(h.view.extent(ctx.batch) <= h.len);
         let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
         let hv = h.view;
-        if let Some(cfg) = ctx.launch.panel_regs(p, trans).filter(|_| factor) {
+        if let Some(cfg) = ctx.launch.panel_regs(p, factor, trans) {
             // SAFETY: as for the panel kernel below (the same operands and writes). Registers:
             // rows ty + t·gy < rows_cap (t < rows_cap/gy), loads and stores only below p and w.
-            // Shared indices: the pivot-column buffer below gy·(rows_cap/(4·gy)) vectors, V below
-            // rows_cap·(nb + 1) (rows rg + r·4·gy < rows_cap), T and the Gram matrix below
-            // nb·(nb + 1). Barriers: the early exit (batch) and the loop bound w are uniform per
-            // cube; the branches around the divergent stores hold no barrier.
+            // Shared indices: two slots of gy·(rows_cap/(4·gy)) vectors of the pivot column,
+            // of gy·nb reduction rows and of nb pivot-row entries; V below rows_cap·(nb + 1) (rows
+            // rg + r·4·gy < rows_cap); T and the Gram matrix below nb·(nb + 1). Barriers: the
+            // early exit (batch) and the loop bounds (w, j + 1 < w) are uniform per cube, the
+            // plane barrier (`plane_rows`: one row group per plane) uniform per plane; the
+            // branches around the divergent stores hold no barrier.
             unsafe {
                 panel_regs_kernel::launch_unchecked::<f32>(
                     ctx.client,
