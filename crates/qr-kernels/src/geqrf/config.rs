@@ -118,8 +118,8 @@ pub struct RegPanelConfig {
     pub factor: bool,
     /// U = V·Tᵀ instead of V·T.
     pub trans: bool,
-    /// A row group is one plane (nb = the plane width): its units exchange the pivot column
-    /// under a plane barrier instead of a cube barrier.
+    /// A row group is one plane (nb = the plane width): the Gram rounds (without `factor`)
+    /// exchange columns under a plane barrier instead of a cube barrier.
     pub plane_rows: bool,
 }
 

@@ -12,12 +12,11 @@
 //!   of its own column) and forms β, τ, the scale 1/(α − β) and its coefficient; row group 0
 //!   records the Gram column vₖᵀv_j (k < j) for T;
 //! - pass 2: a_k −= τ·(vᵀa_k)·v on the unit's own registers (the pivot column read again, so
-//!   only the panel occupies registers); the owner of column j + 1 publishes it, and after a
-//!   barrier of the row group alone (a plane barrier where a row group is one plane) pass 1 of
-//!   column j + 1 follows in the same phase.
+//!   only the panel occupies registers); the owner of column j + 1 publishes it; a cube
+//!   barrier.
 //!
-//! So one cube barrier per column: the reduction rows, the pivot row and the pivot-column buffer
-//! have two slots, column j in slot j % 2.
+//! The reduction rows, the pivot row and the pivot-column buffer have two slots (column j in
+//! slot j % 2), so a column's reads never meet the next column's writes.
 //!
 //! T (Q = H_1⋯H_w = I − V·T·Vᵀ) is built after the loop, each unit of row group 0 forming its
 //! row of T from the Gram matrix in registers (T[k, j] = −τ_j·Σ_{k≤l<j} T[k, l]·(vₗᵀv_j),
@@ -132,16 +131,14 @@ pub(crate) fn panel_regs_kernel<F: Float>(
     sync_cube();
 
     if comptime!(cfg.factor) {
-        // Pass 1 of column 0; each loop trip finishes column j and runs pass 1 of column j + 1
-        // (one cube barrier per column: the reduction rows, the pivot row and the pivot column are
-        // double-buffered, slot j % 2).
+        // Two cube barriers per column. (Pass 1 of column j + 1 in column j's phase after a
+        // row-group barrier, with one cube barrier per column, measured slower on the H200:
+        // BENCHMARKS.md, session 18.) The buffers have two slots, column j in slot j % 2.
         let red_len = comptime!(cfg.gy * cfg.nb);
-        if w > 0 {
-            pass1::<F>(&a, &mut xcol, &mut red, &mut piv, ty, tx, 0, cfg);
-        }
-        sync_cube();
         let mut j = 0usize;
         while j < w {
+            pass1::<F>(&a, &mut xcol, &mut red, &mut piv, ty, tx, j, cfg);
+            sync_cube();
             let cur = j % 2;
             let rbase = cur * red_len;
             let alpha = piv[cur * nb + j];
@@ -189,14 +186,8 @@ pub(crate) fn panel_regs_kernel<F: Float>(
                     }
                 }
             }
-            // Uniform per cube.
-            if j + 1 < w {
-                if tx == j + 1 {
-                    publish::<F>(&a, &mut xcol, ty, j + 2, (j + 1) % 2, cfg);
-                }
-                // The row group reads what its owner of column j + 1 wrote.
-                sync_rows(cfg);
-                pass1::<F>(&a, &mut xcol, &mut red, &mut piv, ty, tx, j + 1, cfg);
+            if tx == j + 1 {
+                publish::<F>(&a, &mut xcol, ty, j + 2, (j + 1) % 2, cfg);
             }
             sync_cube();
             j += 1;

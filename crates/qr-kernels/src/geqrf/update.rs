@@ -88,9 +88,9 @@ impl Reflectors {
             // Shared indices: two slots of gy·(rows_cap/(4·gy)) vectors of the pivot column,
             // of gy·nb reduction rows and of nb pivot-row entries; V below rows_cap·(nb + 1) (rows
             // rg + r·4·gy < rows_cap); T and the Gram matrix below nb·(nb + 1). Barriers: the
-            // early exit (batch) and the loop bounds (w, j + 1 < w) are uniform per cube, the
-            // plane barrier (`plane_rows`: one row group per plane) uniform per plane; the
-            // branches around the divergent stores hold no barrier.
+            // early exit (batch) and the loop bounds (w) are uniform per cube, the Gram
+            // rounds' plane barrier (`plane_rows`: one row group per plane) uniform per plane;
+            // the branches around the divergent stores hold no barrier.
             unsafe {
                 panel_regs_kernel::launch_unchecked::<f32>(
                     ctx.client,
