@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# NEVER RAN: six starts found no H200; run5.sh is this script trimmed to the device time left.
 # Session 18, run 4: the register panel kernel with one cube barrier per column (pass 1 of
 # column j + 1 after a plane barrier in column j's phase) and householder_product / apply_q's
 # per-panel T and U in registers too (the Gram matrix by published columns). The geqrf suite;
