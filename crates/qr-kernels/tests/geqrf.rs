@@ -126,6 +126,18 @@ fn check_geqrf(client: &Client, a: &[f32], out: &HostGeqrf, params: &QrParams, w
     }
 }
 
+/// Two geqrf results agree up to rounding (signs included): H to 2e-4 of its largest entry,
+/// τ to 2e-4.
+fn assert_same_factors(x: &HostGeqrf, y: &HostGeqrf) {
+    let hmax = x.h.iter().fold(0f32, |s, v| s.max(v.abs()));
+    for (i, (p, q)) in x.h.iter().zip(&y.h).enumerate() {
+        assert!((p - q).abs() <= 2e-4 * hmax, "H[{i}]: {p} vs {q}");
+    }
+    for (i, (p, q)) in x.tau.iter().zip(&y.tau).enumerate() {
+        assert!((p - q).abs() <= 2e-4, "τ[{i}]: {p} vs {q}");
+    }
+}
+
 fn batch_of(classes: &[MatrixClass], m: usize, n: usize, seed: u64) -> Vec<f32> {
     classes
         .iter()
@@ -695,13 +707,7 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
     };
     let x = geqrf_host(client, &a, &[batch, m, n], &one_cube).expect("one-cube panels");
     let y = geqrf_host(client, &a, &[batch, m, n], &tsqr_panels(16)).expect("tsqr panels");
-    let hmax = x.h.iter().fold(0f32, |s, v| s.max(v.abs()));
-    for (i, (p, q)) in x.h.iter().zip(&y.h).enumerate() {
-        assert!((p - q).abs() <= 2e-4 * hmax, "H[{i}]: {p} vs {q}");
-    }
-    for (i, (p, q)) in x.tau.iter().zip(&y.tau).enumerate() {
-        assert!((p - q).abs() <= 2e-4, "τ[{i}]: {p} vs {q}");
-    }
+    assert_same_factors(&x, &y);
     // NaN in a later panel: reported, no hang.
     let mut bad = a.clone();
     bad[m * n + 150 * n + 40] = f32::NAN;
@@ -771,13 +777,7 @@ pub fn register_panels(client: &Client) {
     let a = batch_of(&[MatrixClass::Dense; 3], m, n, 31);
     let x = geqrf_host(client, &a, &[batch, m, n], &off(16)).expect("shared panels");
     let y = geqrf_host(client, &a, &[batch, m, n], &on(16)).expect("register panels");
-    let hmax = x.h.iter().fold(0f32, |s, v| s.max(v.abs()));
-    for (i, (p, q)) in x.h.iter().zip(&y.h).enumerate() {
-        assert!((p - q).abs() <= 2e-4 * hmax, "H[{i}]: {p} vs {q}");
-    }
-    for (i, (p, q)) in x.tau.iter().zip(&y.tau).enumerate() {
-        assert!((p - q).abs() <= 2e-4, "τ[{i}]: {p} vs {q}");
-    }
+    assert_same_factors(&x, &y);
     let mut bad = a.clone();
     bad[2 * m * n + (m - 1) * n + 40] = f32::NAN;
     match geqrf_host(client, &bad, &[batch, m, n], &on(16)) {

@@ -82,20 +82,14 @@ impl Reflectors {
         debug_assert!(h.view.extent(ctx.batch) <= h.len);
         let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
         let hv = h.view;
-        if let Some(cfg) = ctx.launch.panel_regs(p, factor, trans) {
-            // SAFETY: as for the panel kernel below (the same operands and writes). Registers:
-            // rows ty + t·gy < rows_cap (t < rows_cap/gy), loads and stores only below p and w.
-            // Shared indices: two slots of gy·(rows_cap/(4·gy)) vectors of the pivot column,
-            // of gy·nb reduction rows and of nb pivot-row entries; V below rows_cap·(nb + 1) (rows
-            // rg + r·4·gy < rows_cap); T and the Gram matrix below nb·(nb + 1). Barriers: the
-            // early exit (batch) and the loop bounds (w) are uniform per cube, the Gram
-            // rounds' plane barrier (`plane_rows`: one row group per plane) uniform per plane;
-            // the branches around the divergent stores hold no barrier.
-            unsafe {
-                panel_regs_kernel::launch_unchecked::<f32>(
+        // Both panel kernels take the same operands; only the kernel and its comptime shape
+        // differ.
+        macro_rules! launch {
+            ($kernel:path, $cfg:expr) => {
+                $kernel(
                     ctx.client,
                     CubeCount::Static(1, by as u32, bz as u32),
-                    CubeDim::new_1d(cfg.units() as u32),
+                    CubeDim::new_1d($cfg.units() as u32),
                     BufferArg::from_raw_parts(h.handle.clone(), h.len),
                     BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
                     BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
@@ -107,9 +101,20 @@ impl Reflectors {
                     p,
                     w,
                     ctx.batch,
-                    cfg,
+                    $cfg,
                 )
-            }
+            };
+        }
+        if let Some(cfg) = ctx.launch.panel_regs(p, factor, trans) {
+            // SAFETY: as for the panel kernel below (the same operands and writes). Registers:
+            // rows ty + t·gy < rows_cap (t < rows_cap/gy), loads and stores only below p and w.
+            // Shared indices: two slots of gy·(rows_cap/(4·gy)) vectors of the pivot column,
+            // of gy·nb reduction rows and of nb pivot-row entries; V below rows_cap·(nb + 1) (rows
+            // rg + r·4·gy < rows_cap); T and the Gram matrix below nb·(nb + 1). Barriers: the
+            // early exit (batch) and the loop bounds (w) are uniform per cube, the Gram
+            // rounds' plane barrier (`plane_rows`: one row group per plane) uniform per plane;
+            // the branches around the divergent stores hold no barrier.
+            unsafe { launch!(panel_regs_kernel::launch_unchecked::<f32>, cfg) }
             return;
         }
         let cfg: PanelConfig = ctx.launch.panel(p, factor, trans);
@@ -119,25 +124,7 @@ impl Reflectors {
         // of its own V and U slices. Shared staging holds p ≤ rows_cap rows (PanelConfig).
         // Barriers are reached by every unit: the only early exit (batch) and every branch
         // around a barrier (s > 0, comptime flags) are uniform per cube.
-        unsafe {
-            panel_kernel::launch_unchecked::<f32>(
-                ctx.client,
-                CubeCount::Static(1, by as u32, bz as u32),
-                CubeDim::new_1d(cfg.units() as u32),
-                BufferArg::from_raw_parts(h.handle.clone(), h.len),
-                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
-                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
-                BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
-                hv.launch_arg(),
-                tau.offset,
-                tau.batch_stride,
-                self.rows * ctx.launch.nb,
-                p,
-                w,
-                ctx.batch,
-                cfg,
-            )
-        }
+        unsafe { launch!(panel_kernel::launch_unchecked::<f32>, cfg) }
     }
 
     /// The TSQR launch for a p × w panel when [`Reflectors::panel_tsqr`] should take it: the
