@@ -21,6 +21,8 @@ pub struct Bench<'a> {
     pub qr_tsqr_rows: Option<usize>,
     /// geqrf's register panel kernel for the main QR rows (`--qr-panel-regs on|off`).
     pub qr_panel_regs: Option<bool>,
+    /// geqrf's outer block width for the main QR rows (`--qr-outer N`; 0: none).
+    pub qr_outer: Option<usize>,
 }
 
 #[derive(Clone, Copy)]

@@ -34,6 +34,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-crossover] (qr reduced on tall shapes, TSQR path against blocked geqrf, printed only)
       [--qr-tsqr-rows N] (the main geqrf / orgqr / qr rows with TSQR panels from N rows, or never)
       [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
+      [--qr-outer N] (the main geqrf / orgqr / qr rows with geqrf's outer blocks of N columns; 0: none)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -254,6 +255,7 @@ fn main() {
                 check_max,
                 qr_tsqr_rows: None,
                 qr_panel_regs: None,
+                qr_outer: None,
             });
             return;
         }
@@ -351,6 +353,9 @@ fn main() {
                 .expect("--qr-tsqr-rows: a number of rows, or never"),
         }),
         qr_panel_regs: args.get("qr-panel-regs").map(|v| v == "on"),
+        qr_outer: args
+            .get("qr-outer")
+            .map(|v| v.parse().expect("--qr-outer: a number of columns")),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));

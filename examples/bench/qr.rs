@@ -4,7 +4,7 @@
 use super::Record;
 use super::chol::Bench;
 use cubecl::prelude::*;
-use linalg_common::gemm::GemmKernel;
+use linalg_common::gemm::{BIG_TILES, GemmKernel};
 use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
 use linalg_common::rng::uniform_vec;
@@ -136,6 +136,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
     let p = QrParams {
         tsqr_panel_rows: ctx.qr_tsqr_rows,
         panel_regs: ctx.qr_panel_regs,
+        outer_block: ctx.qr_outer,
         ..QrParams::default()
     };
     let mut out = Vec::new();
@@ -309,26 +310,34 @@ pub fn qr_sweep(ctx: &Bench) {
         .iter()
         .map(|a| client.create_from_slice(f32::as_bytes(a)))
         .collect();
-    // (panel, tsqr_panel_rows, row groups of the panel kernels (0: the default), big updates
-    // on the 3×TF32 tensor-core GEMM from this order on (0: the SIMT default), Vᵀ·C of 32-column
-    // panels on the 32×128 tiles, the register panel kernel).
+    // (panel, tsqr_panel_rows, row groups of the panel kernels (0: the default), the GEMM of
+    // updates of at least 1024 rows and columns ("": the default 64×64 SIMT tiles, "b128":
+    // 128×128 SIMT tiles, "tc": 3×TF32 on tensor cores), Vᵀ·C of 32-column panels on the
+    // 32×128 tiles, the register panel kernel, outer blocks (0: none)).
     let configs = [
-        (32usize, 256usize, 0usize, 0usize, true, true),
-        (32, 256, 0, 0, true, false),
-        (32, 256, 16, 0, true, true),
-        (32, 256, 4, 0, true, true),
-        (64, 256, 0, 0, true, true),
-        (64, 256, 0, 0, true, false),
+        (32usize, 256usize, 0usize, "", true, true, 0usize),
+        (32, 256, 0, "", true, true, 64),
+        (32, 256, 0, "", true, true, 128),
+        (32, 256, 0, "b128", true, true, 128),
+        (32, 256, 0, "tc", true, true, 128),
+        (64, 256, 0, "", true, true, 0),
+        (64, 256, 0, "", true, true, 128),
+        (32, 256, 0, "", true, false, 0),
+        (32, 256, 16, "", true, true, 0),
     ];
-    for (panel, rows, groups, tc, thin, regs) in configs {
+    for (panel, rows, groups, big, thin, regs, outer) in configs {
         let p = QrParams {
             panel: Some(panel),
             tsqr_panel_rows: Some(rows),
             panel_rows: (groups > 0).then_some(groups),
-            gemm_big: (tc > 0).then_some(GemmKernel::Tf32x3(TC_DEFAULT)),
-            big_from: (tc > 0).then_some(tc),
+            gemm_big: match big {
+                "tc" => Some(GemmKernel::Tf32x3(TC_DEFAULT)),
+                "b128" => Some(GemmKernel::Simt(BIG_TILES)),
+                _ => None,
+            },
             thin_tiles: Some(thin),
             panel_regs: Some(regs),
+            outer_block: Some(outer),
             ..QrParams::default()
         };
         let mut label = match rows {
@@ -338,14 +347,17 @@ pub fn qr_sweep(ctx: &Bench) {
         if groups > 0 {
             label += &format!(" g{groups}");
         }
-        if tc > 0 {
-            label += &format!(" tc{tc}");
+        if !big.is_empty() {
+            label += &format!(" {big}");
         }
         if !thin {
             label += " nothin";
         }
         if !regs {
             label += " noregs";
+        }
+        if outer > 0 {
+            label += &format!(" ob{outer}");
         }
         print!("{:<26}", format!("{panel} x {label}"));
         for (&(b, n), h) in shapes.iter().zip(&handles) {

@@ -786,6 +786,61 @@ pub fn register_panels(client: &Client) {
     }
 }
 
+/// Outer blocks (`QrParams::outer_block`): the gates on shapes straddling the block width
+/// (ragged last blocks, m < n with columns past the reflectors, one column past a block), on
+/// every hard class (zero columns: τ = 0 inside a block's T), on single matrices (split-K Gram
+/// products) and batches, with one-cube and TSQR panels; H and τ of the same panels without
+/// outer blocks up to rounding; the widest block whose T the device holds; bad widths refused.
+pub fn outer_blocks(client: &Client) {
+    let hw = Hardware::of(client);
+    let with = |base: QrParams, ob: usize| QrParams {
+        outer_block: Some(ob),
+        ..base
+    };
+    let nb16 = QrParams {
+        panel: Some(16),
+        ..QrParams::default()
+    };
+    let widest = (2..=8)
+        .rev()
+        .map(|q| 16 * q)
+        .find(|&ob| QrLaunch::new(&hw, &with(nb16, ob), 1, 64).is_some())
+        .expect("blocks of 32 fit");
+    for (base, ob) in [
+        (small_panels(), 16),
+        (small_panels(), 24),
+        (tsqr_panels(8), 32),
+        (nb16, widest),
+    ] {
+        let params = with(base, ob);
+        for &(batch, m, n) in &[
+            (2usize, 40usize, 40usize),
+            (2, 33, 50),
+            (1, 600, 70),
+            (2, 70, ob + 1),
+            (1, 2 * ob + 5, 3 * ob + 7),
+        ] {
+            let a = batch_of(&vec![MatrixClass::Dense; batch], m, n, (m * 13 + n) as u64);
+            let out = geqrf_host(client, &a, &[batch, m, n], &params).expect("geqrf");
+            check_geqrf(client, &a, &out, &params, &format!("outer blocks {ob}"));
+            let plain = geqrf_host(client, &a, &[batch, m, n], &base).expect("geqrf");
+            assert_same_factors(&plain, &out);
+        }
+        let (m, n) = (96, 80);
+        let a = batch_of(&HARD_CLASSES, m, n, 41);
+        let out = geqrf_host(client, &a, &[HARD_CLASSES.len(), m, n], &params).expect("geqrf");
+        check_geqrf(client, &a, &out, &params, "outer blocks, classes");
+    }
+    // Widths that are not a multiple of the panel, below it or too wide are refused.
+    for ob in [24, 8, 16 * 9] {
+        assert!(QrLaunch::new(&hw, &with(nb16, ob), 1, 64).is_none(), "{ob}");
+        assert!(matches!(
+            geqrf_host(client, &[1.0; 4], &[2, 2], &with(nb16, ob)),
+            Err(QrError::Unsupported(_))
+        ));
+    }
+}
+
 /// Split-K GEMM (what the trailing update uses for single matrices on GPUs) against f64: a
 /// transposed A, B a block of a larger matrix, ragged K, set and subtract; on the default tiles
 /// and, where the device runs them, the thin tiles of Vᵀ·C.
@@ -899,6 +954,10 @@ macro_rules! testgen {
             #[test]
             fn register_panels() {
                 super::register_panels(&client());
+            }
+            #[test]
+            fn outer_blocks() {
+                super::outer_blocks(&client());
             }
             #[test]
             fn errors_and_empty() {

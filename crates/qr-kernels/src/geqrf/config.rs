@@ -59,6 +59,13 @@ pub struct QrParams {
     /// form their T and U there (where they rebuild T per panel). Default: on where cubes have
     /// at least 256 units; `Some(true)` elsewhere is refused.
     pub panel_regs: Option<bool>,
+    /// Outer blocks of geqrf: with a width ob (a multiple of the panel width nb, nb < ob ≤
+    /// [`MAX_APPLY_BLOCK`]), each panel updates only the rest of its block of ob columns, and
+    /// the columns past the block are updated once per block with the block's reflectors (T
+    /// from their Gram matrix, [`super::gram`]): trailing-update GEMMs with K = ob instead of
+    /// nb. 0 (or nb): every panel updates all the columns to its right. Default per shape
+    /// ([`QrLaunch::new`]).
+    pub outer_block: Option<usize>,
 }
 
 /// Workspace bound for the V and U of the blocks that householder_product and apply_q form
@@ -223,6 +230,8 @@ pub struct QrLaunch {
     pub apply_group: usize,
     /// Whether geqrf takes the register panel kernel where it fits ([`QrParams::panel_regs`]).
     pub regs: bool,
+    /// geqrf's outer block width ([`QrParams::outer_block`]); 0: none.
+    pub outer: usize,
     pub hw: Hardware,
 }
 
@@ -317,8 +326,19 @@ impl QrLaunch {
             Some(on) => on,
             None => hw.max_units_per_cube >= 256,
         };
+        let outer = match params.outer_block {
+            Some(ob) if ob == 0 || ob == nb => 0,
+            Some(ob)
+                if ob < nb || !ob.is_multiple_of(nb) || ob > MAX_APPLY_BLOCK || !t_fits(ob) =>
+            {
+                return None;
+            }
+            Some(ob) => ob,
+            None => 0,
+        };
         let launch = Self {
             regs,
+            outer,
             nb,
             grid,
             gemm,

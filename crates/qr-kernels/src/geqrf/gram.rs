@@ -55,9 +55,20 @@ pub(crate) fn unit_lower_kernel<F: Float>(
     }
 }
 
+/// Columns of the blocks whose T one unit per column forms before the merges.
+const T_LEAF: usize = 16;
+
 /// T (or Tᵀ with `trans`) of item b into `mats[b·2nb² + nb² + i·nb + j]` (w × w, w the block's
 /// columns before k, zero elsewhere) from G at `mats[b·2nb² + i·nb + j]` and τ of matrix
 /// b / count, columns (q0 + b % count)·nb + j.
+///
+/// Method: the block reflector of columns A then B has T = [T_A, −T_A·G_AB·T_B; 0, T_B] (the
+/// product of the two; it holds for τ = 0 too, so no division by τ). A unit per column first
+/// forms T of blocks of [`T_LEAF`] columns, merging one row at a time from the bottom:
+/// T[i][j] = −τ_i·Σ_{l=i+1..j} G[i][l]·T[l][j]. Then each level merges neighbouring blocks of
+/// s columns into blocks of 2s, every element of the level at once: Y = G_AB·T_B (kept
+/// transposed in the unused lower triangle of T's shared copy), a barrier, T_AB = −T_A·Y, a
+/// barrier. log₂(nb/16) levels instead of slarft's nb column steps.
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn t_from_gram_kernel<F: Float>(
@@ -85,8 +96,9 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     }
     let unit = UNIT_POS as usize;
     let nn = comptime!(nb * nb);
-    // Rows padded by one word: unit i reads row i of T, so a row stride of nb would put every
-    // unit on the same shared-memory bank.
+    let leaf = comptime!(if T_LEAF < nb { T_LEAF } else { nb });
+    // Rows padded by one word: units of consecutive columns read down a column of T's lower
+    // triangle (Y) at stride nb + 1, on distinct banks.
     let ld = comptime!(nb + 1);
     let base = bidx * 2 * nn;
     let mut gs = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
@@ -109,34 +121,86 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
         idx += units;
     }
     sync_cube();
-    // Column j: row i < j reads T[i][i..j] (columns finished before the barrier) and G.
-    let mut j = 0usize;
+    // Leaves: column j of its block's T, rows from j up to the block's first.
+    let mut j = unit;
     while j < w {
-        let mut i = unit;
-        while i <= j {
-            let mut tv = taus[j];
-            if i < j {
+        let first = (j / leaf) * leaf;
+        ts[j * ld + j] = taus[j];
+        let mut i = j;
+        while i > first {
+            i -= 1;
+            let mut sum = F::new(0.0);
+            let mut l = i + 1;
+            while l <= j {
+                sum += gs[i * ld + l] * ts[l * ld + j];
+                l += 1;
+            }
+            ts[i * ld + j] = -taus[i] * sum;
+        }
+        j += units;
+    }
+    sync_cube();
+    // Merges: pair p joins A = [2ps, 2ps + s) (whole whenever B is not empty) and
+    // B = [2ps + s, 2ps + 2s) ∩ [0, w). Element (r, c) of the pair: row r of A, column c of B.
+    // s is a runtime variable (it doubles per level).
+    let mut s = 0usize;
+    s += leaf;
+    while s < w {
+        let ss = s * s;
+        let total = w.div_ceil(2 * s) * ss;
+        idx = unit;
+        while idx < total {
+            let a0 = 2 * s * (idx / ss);
+            let b0 = a0 + s;
+            let r = (idx / s) % s;
+            let c = idx % s;
+            if b0 + c < w {
+                // Y[r][c] = Σ_{l ≤ c} G[a0 + r][b0 + l]·T[b0 + l][b0 + c], stored at
+                // (b0 + c, a0 + r).
                 let mut sum = F::new(0.0);
-                let mut l = i;
-                while l < j {
-                    sum += ts[i * ld + l] * gs[l * ld + j];
+                let mut l = 0usize;
+                while l <= c {
+                    sum += gs[(a0 + r) * ld + b0 + l] * ts[(b0 + l) * ld + b0 + c];
                     l += 1;
                 }
-                tv = -taus[j] * sum;
+                ts[(b0 + c) * ld + a0 + r] = sum;
             }
-            ts[i * ld + j] = tv;
-            i += units;
+            idx += units;
         }
         sync_cube();
-        j += 1;
+        idx = unit;
+        while idx < total {
+            let a0 = 2 * s * (idx / ss);
+            let b0 = a0 + s;
+            let r = (idx / s) % s;
+            let c = idx % s;
+            if b0 + c < w {
+                // T[a0 + r][b0 + c] = −Σ_{l ≥ r} T[a0 + r][a0 + l]·Y[l][c].
+                let mut sum = F::new(0.0);
+                let mut l = r;
+                while l < s {
+                    sum += ts[(a0 + r) * ld + a0 + l] * ts[(b0 + c) * ld + a0 + l];
+                    l += 1;
+                }
+                ts[(a0 + r) * ld + b0 + c] = -sum;
+            }
+            idx += units;
+        }
+        sync_cube();
+        s *= 2;
     }
+    // The lower triangle holds the last level's Y: write T's upper triangle only.
     idx = unit;
     while idx < nn {
         let i = idx / nb;
         let c = idx % nb;
-        let mut v = ts[i * ld + c];
+        let mut v = F::new(0.0);
         if trans {
-            v = ts[c * ld + i];
+            if c <= i {
+                v = ts[c * ld + i];
+            }
+        } else if i <= c {
+            v = ts[i * ld + c];
         }
         mats[base + nn + idx] = v;
         idx += units;
@@ -164,6 +228,12 @@ impl GramBlocks {
     pub(crate) fn new(ctx: &Ctx, m: usize, k: usize) -> Self {
         let width = ctx.launch.apply_block.min(k.next_power_of_two());
         let group = ctx.launch.apply_group.min(k.div_ceil(width)).max(1);
+        Self::with_width(ctx, m, width, group)
+    }
+
+    /// The workspace for `group` blocks of `width` columns (≤ [`super::config::MAX_APPLY_BLOCK`],
+    /// within the device's shared memory for T) of matrices of m rows.
+    pub(crate) fn with_width(ctx: &Ctx, m: usize, width: usize, group: usize) -> Self {
         let slabs = ctx.batch * group;
         Self {
             v: ctx.buffer(slabs * m * width),
@@ -269,7 +339,7 @@ impl GramBlocks {
         } else {
             gl.launch(ctx.client, items, vt, v, g, set);
         }
-        let tu = width.min(hw.max_units_per_cube);
+        let tu = (8 * width).min(hw.max_units_per_cube).min(1024);
         // SAFETY: item t's cube reads and writes its 2·width² slice of `mats` (t < items) and
         // reads τ of matrix t / count at columns < k (inside τ by construction). Barriers are
         // reached by every unit: the early exit (items) is uniform and so are the loop bounds.

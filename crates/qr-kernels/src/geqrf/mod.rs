@@ -40,11 +40,12 @@ use crate::error::{QrError, device_error};
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
+use gram::GramBlocks;
 use linalg_common::copy::{CopyConfig, launch_copy};
 use linalg_common::gemm::{Operand, View};
 use linalg_common::launch::Hardware;
 use linalg_common::matrix::MatrixRef;
-use update::{Reflectors, TauRef};
+use update::{Reflectors, TauRef, UpdateWork};
 
 /// The launch context of one op.
 pub(crate) struct Ctx<'a> {
@@ -205,10 +206,23 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
     let k = m.min(n);
     let nb = ctx.launch.nb;
     let refl = Reflectors::new(ctx, m, n);
+    // Outer blocks of ob columns (`QrParams::outer_block`): a panel updates the rest of its
+    // block; the columns past the block are updated once the block is factored.
+    let ob = ctx.launch.outer;
+    let mut outer = (ob > 0 && n > ob).then(|| {
+        (
+            GramBlocks::with_width(ctx, m, ob, 1),
+            UpdateWork::new(ctx, m, n, ob),
+        )
+    });
     let mut c0 = 0;
     while c0 < k {
         let w = nb.min(k - c0);
         let p = m - c0;
+        let end = match outer {
+            Some(_) => ((c0 / ob + 1) * ob).min(n),
+            None => n,
+        };
         let t = TauRef {
             offset: c0,
             ..tau_ref(tau, k)
@@ -222,11 +236,27 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
             }
             _ => refl.panel(ctx, panel, t, true, true),
         }
-        let n2 = n - c0 - w;
-        if n2 > 0 {
+        if end > c0 + w {
+            let n2 = end - c0 - w;
             refl.apply(ctx, w, h.with_view(h.view.block(c0, c0 + w, p, n2)));
         }
         c0 += w;
+        if let Some((gram, work)) = &mut outer
+            && c0 == end.min(k)
+            && end < n
+        {
+            // The block [b0, c0) is factored: its block reflector, (I − V·T·Vᵀ)ᵀ applied to
+            // the columns past it.
+            let b0 = (c0 - 1) / ob * ob;
+            gram.form(ctx, h, tau_ref(tau, k), k, (b0 / ob, 1), true);
+            let (v, u) = gram.block(0, b0, m - b0, c0 - b0);
+            work.apply(
+                ctx,
+                v,
+                u,
+                h.with_view(h.view.block(b0, end, m - b0, n - end)),
+            );
+        }
     }
 }
 
