@@ -8,11 +8,11 @@
 use cubecl::prelude::*;
 use linalg_common::reference::{check_qr_batch, orth_bound, resid_bound};
 use linalg_common::rng::uniform_vec;
-use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
+use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, tsqr};
 use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
 
-const USAGE: &str = "tsqr [--m 32768] [--n 32] [--batch 1] [--device cuda|cuda:N|cpu|wgpu] [--mode reduced|r] [--seed 1] [--samples 10] [--rows-per-block B] [--planes P]";
+const USAGE: &str = "tsqr [--m 32768] [--n 32] [--batch 1] [--device cuda|cuda:N|cpu|wgpu] [--mode reduced|r] [--seed 1] [--samples 10] [--rows-per-block B] [--planes P] [--top-rows T]";
 
 fn main() {
     let args = Args::parse(USAGE);
@@ -34,6 +34,7 @@ fn main() {
             .get("rows-per-block")
             .map(|_| args.num("rows-per-block", 0)),
         planes_per_cube: args.get("planes").map(|_| args.num("planes", 0)),
+        top_rows: args.get("top-rows").map(|_| args.num("top-rows", 0)),
     };
     let dev = device(&args);
     let client = dev.client();
@@ -57,7 +58,7 @@ fn main() {
         }
     };
     let launch = TsqrLaunch::new(&hw, n, &params).expect("validated above");
-    let lv = levels(m, n, launch.rows_per_block());
+    let lv = launch.levels(m, n);
     println!(
         "TSQR {batch}×{m}×{n} mode={mode}: {} rows/block, {} planes × {} lanes per cube, {} tree levels ({} launches)",
         launch.rows_per_block(),

@@ -23,6 +23,8 @@ pub struct Bench<'a> {
     pub qr_panel_regs: Option<bool>,
     /// geqrf's outer block width for the main QR rows (`--qr-outer N`; 0: none).
     pub qr_outer: Option<usize>,
+    /// Rows of the last cube of geqrf's TSQR panels for the main QR rows (`--qr-tsqr-top N`).
+    pub qr_tsqr_top: Option<usize>,
 }
 
 #[derive(Clone, Copy)]

@@ -7,7 +7,7 @@
 use cubecl::prelude::*;
 use linalg_common::reference::check_qr_batch;
 use linalg_common::rng::uniform_vec;
-use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, levels, tsqr};
+use qr_kernels::tsqr::{TsqrLaunch, TsqrMode, TsqrParams, tsqr};
 use qrchol::cli::{Args, device};
 use qrchol::timing::measure;
 
@@ -35,6 +35,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-tsqr-rows N] (the main geqrf / orgqr / qr rows with TSQR panels from N rows, or never)
       [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
       [--qr-outer N] (the main geqrf / orgqr / qr rows with geqrf's outer blocks of N columns; 0: none)
+      [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -69,6 +70,7 @@ fn sweep(args: &Args, client: &cubecl::client::Client, hw: &linalg_common::launc
                 let params = TsqrParams {
                     rows_per_block: Some(b),
                     planes_per_cube: Some(p),
+                    top_rows: None,
                 };
                 if TsqrLaunch::new(hw, n, &params).is_none() {
                     continue;
@@ -256,6 +258,7 @@ fn main() {
                 qr_tsqr_rows: None,
                 qr_panel_regs: None,
                 qr_outer: None,
+                qr_tsqr_top: None,
             });
             return;
         }
@@ -311,7 +314,7 @@ fn main() {
             } else {
                 fl
             };
-        let nlev = levels(m, n, launch.rows_per_block()).len();
+        let nlev = launch.levels(m, n).len();
         let rec = Record {
             name: name.clone(),
             op: "tsqr".into(),
@@ -356,6 +359,9 @@ fn main() {
         qr_outer: args
             .get("qr-outer")
             .map(|v| v.parse().expect("--qr-outer: a number of columns")),
+        qr_tsqr_top: args
+            .get("qr-tsqr-top")
+            .map(|v| v.parse().expect("--qr-tsqr-top: a number of rows")),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));

@@ -8,6 +8,7 @@ use linalg_common::gemm::{BIG_TILES, GemmKernel};
 use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
 use linalg_common::rng::uniform_vec;
+use qr_kernels::tsqr::TsqrParams;
 use qr_kernels::{MatrixRef, QrMode, QrParams, geqrf, householder_product, qr};
 use qrchol::timing::measure;
 
@@ -137,6 +138,11 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         tsqr_panel_rows: ctx.qr_tsqr_rows,
         panel_regs: ctx.qr_panel_regs,
         outer_block: ctx.qr_outer,
+        tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {
+            rows_per_block: Some(256),
+            planes_per_cube: Some(32),
+            top_rows: Some(top),
+        }),
         ..QrParams::default()
     };
     let mut out = Vec::new();
@@ -313,19 +319,20 @@ pub fn qr_sweep(ctx: &Bench) {
     // (panel, tsqr_panel_rows, row groups of the panel kernels (0: the default), the GEMM of
     // updates of at least 1024 rows and columns ("": the default 64×64 SIMT tiles, "b128":
     // 128×128 SIMT tiles, "tc": 3×TF32 on tensor cores), Vᵀ·C of 32-column panels on the
-    // 32×128 tiles, the register panel kernel, outer blocks (0: none)).
+    // 32×128 tiles, the register panel kernel, outer blocks (0: none), rows of the TSQR
+    // panels' last cube (0: the default)).
     let configs = [
-        (32usize, 256usize, 0usize, "", true, true, 0usize),
-        (32, 256, 0, "", true, true, 64),
-        (32, 256, 0, "", true, true, 128),
-        (32, 256, 0, "b128", true, true, 128),
-        (32, 256, 0, "tc", true, true, 128),
-        (64, 256, 0, "", true, true, 0),
-        (64, 256, 0, "", true, true, 128),
-        (32, 256, 0, "", true, false, 0),
-        (32, 256, 16, "", true, true, 0),
+        (32usize, 256usize, 0usize, "", true, true, 0usize, 0usize),
+        (32, 256, 0, "", true, true, 0, 256),
+        (32, 256, 0, "", true, true, 0, 512),
+        (32, 256, 0, "", true, true, 0, 1024),
+        (32, 256, 16, "", true, true, 0, 512),
+        (32, 256, 0, "", true, true, 128, 0),
+        (32, 256, 0, "b128", true, true, 128, 0),
+        (64, 256, 0, "", true, true, 0, 0),
+        (64, 256, 0, "", true, true, 0, 256),
     ];
-    for (panel, rows, groups, big, thin, regs, outer) in configs {
+    for (panel, rows, groups, big, thin, regs, outer, top) in configs {
         let p = QrParams {
             panel: Some(panel),
             tsqr_panel_rows: Some(rows),
@@ -338,6 +345,11 @@ pub fn qr_sweep(ctx: &Bench) {
             thin_tiles: Some(thin),
             panel_regs: Some(regs),
             outer_block: Some(outer),
+            tsqr_panel_params: (top > 0).then_some(TsqrParams {
+                rows_per_block: Some(256),
+                planes_per_cube: Some(32),
+                top_rows: Some(top),
+            }),
             ..QrParams::default()
         };
         let mut label = match rows {
@@ -358,6 +370,9 @@ pub fn qr_sweep(ctx: &Bench) {
         }
         if outer > 0 {
             label += &format!(" ob{outer}");
+        }
+        if top > 0 {
+            label += &format!(" top{top}");
         }
         print!("{:<26}", format!("{panel} x {label}"));
         for (&(b, n), h) in shapes.iter().zip(&handles) {

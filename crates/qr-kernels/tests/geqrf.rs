@@ -686,6 +686,7 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
             (40, 100),
             (130, 97),
             (300, 70),
+            (2100, 40),
         ] {
             let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m * 31 + n) as u64);
             let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");

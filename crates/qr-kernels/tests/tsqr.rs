@@ -134,6 +134,7 @@ pub fn small_blocks_deep_tree(client: &Client) {
         let params = TsqrParams {
             rows_per_block: Some(rows),
             planes_per_cube: Some(planes),
+            top_rows: None,
         };
         assert!(levels(m, n, rows).len() >= 3, "want a deep tree");
         let a = generate(MatrixClass::Dense, m, n, 5000 + m as u64);
@@ -155,6 +156,28 @@ pub fn small_blocks_deep_tree(client: &Client) {
             &params,
             &format!("deep tree n={n} m={m} b={rows} planes={planes}"),
         );
+        // A bigger last cube: 3 and 8 blocks' rows (ragged, rounded up to whole blocks), so
+        // the tree is one or more levels shorter.
+        for top in [3 * rows - 1, 8 * rows] {
+            let params = TsqrParams {
+                top_rows: Some(top),
+                ..params
+            };
+            let launch = TsqrLaunch::new(&hw, n, &params).expect("top block fits");
+            let lv = launch.levels(m, n);
+            assert!(lv.len() < levels(m, n, rows).len(), "{lv:?}");
+            let last = lv[lv.len() - 1];
+            assert!(last.nblocks == 1 && last.rows >= last.rows_in && last.rows % rows == 0);
+            factor_and_check(
+                client,
+                &a,
+                1,
+                m,
+                n,
+                &params,
+                &format!("deep tree n={n} m={m} b={rows} top={top}"),
+            );
+        }
     }
 }
 
@@ -349,6 +372,17 @@ pub fn errors(client: &Client) {
     let bad = TsqrParams {
         rows_per_block: Some(6),
         planes_per_cube: None,
+        top_rows: None,
+    };
+    assert!(matches!(
+        tsqr(client, &h, &[64, 4], TsqrMode::R, &bad).unwrap_err(),
+        TsqrError::Unsupported { .. }
+    ));
+    // A last cube smaller than the others.
+    let bad = TsqrParams {
+        rows_per_block: Some(64),
+        planes_per_cube: None,
+        top_rows: Some(32),
     };
     assert!(matches!(
         tsqr(client, &h, &[64, 4], TsqrMode::R, &bad).unwrap_err(),
@@ -357,6 +391,7 @@ pub fn errors(client: &Client) {
     let bad = TsqrParams {
         rows_per_block: None,
         planes_per_cube: Some(100_000),
+        top_rows: None,
     };
     assert!(matches!(
         tsqr(client, &h, &[64, 4], TsqrMode::R, &bad).unwrap_err(),

@@ -40,8 +40,8 @@ pub struct QrParams {
     /// rows in blocks of `apply_block` columns whose T come from GEMM Gram matrices
     /// ([`super::gram`]) (`usize::MAX`: never). Default per shape ([`QrLaunch::new`]).
     pub tsqr_panel_rows: Option<usize>,
-    /// TSQR knobs of those panels (default on GPUs: 256 rows per block, 32 planes; elsewhere
-    /// TSQR's own defaults).
+    /// TSQR knobs of those panels (default on GPUs: 256 rows per block, 32 planes, a last cube
+    /// of up to 512 rows; elsewhere TSQR's own defaults).
     pub tsqr_panel_params: Option<TsqrParams>,
     /// Width of the block reflectors that householder_product and apply_q apply to tall
     /// matrices of few matrices (the `tsqr_panel_rows` path), independent of the panel width:
@@ -352,6 +352,7 @@ impl QrLaunch {
                 TsqrParams {
                     rows_per_block: Some(256),
                     planes_per_cube: Some(32),
+                    top_rows: Some(512),
                 }
             } else {
                 TsqrParams::default()

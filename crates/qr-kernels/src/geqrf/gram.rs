@@ -142,6 +142,8 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     sync_cube();
     // Merges: pair p joins A = [2ps, 2ps + s) (whole whenever B is not empty) and
     // B = [2ps + s, 2ps + 2s) ∩ [0, w). Element (r, c) of the pair: row r of A, column c of B.
+    // Consecutive units take consecutive r for Y and consecutive c for T_AB, so the length of
+    // each sum (c + 1, then s − r) is the same across a plane.
     // s is a runtime variable (it doubles per level).
     let mut s = 0usize;
     s += leaf;
@@ -152,18 +154,25 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
         while idx < total {
             let a0 = 2 * s * (idx / ss);
             let b0 = a0 + s;
-            let r = (idx / s) % s;
-            let c = idx % s;
+            let c = (idx / s) % s;
+            let r = idx % s;
             if b0 + c < w {
                 // Y[r][c] = Σ_{l ≤ c} G[a0 + r][b0 + l]·T[b0 + l][b0 + c], stored at
-                // (b0 + c, a0 + r).
-                let mut sum = F::new(0.0);
+                // (b0 + c, a0 + r). Two partial sums for two loads in flight.
+                let g = (a0 + r) * ld + b0;
+                let t = b0 * ld + b0 + c;
+                let mut s0 = F::new(0.0);
+                let mut s1 = F::new(0.0);
                 let mut l = 0usize;
-                while l <= c {
-                    sum += gs[(a0 + r) * ld + b0 + l] * ts[(b0 + l) * ld + b0 + c];
-                    l += 1;
+                while l < c {
+                    s0 += gs[g + l] * ts[t + l * ld];
+                    s1 += gs[g + l + 1] * ts[t + (l + 1) * ld];
+                    l += 2;
                 }
-                ts[(b0 + c) * ld + a0 + r] = sum;
+                if l == c {
+                    s0 += gs[g + l] * ts[t + l * ld];
+                }
+                ts[(b0 + c) * ld + a0 + r] = s0 + s1;
             }
             idx += units;
         }
@@ -175,14 +184,21 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
             let r = (idx / s) % s;
             let c = idx % s;
             if b0 + c < w {
-                // T[a0 + r][b0 + c] = −Σ_{l ≥ r} T[a0 + r][a0 + l]·Y[l][c].
-                let mut sum = F::new(0.0);
+                // T[a0 + r][b0 + c] = −Σ_{r ≤ l < s} T[a0 + r][a0 + l]·Y[l][c].
+                let x = (a0 + r) * ld + a0;
+                let y = (b0 + c) * ld + a0;
+                let mut s0 = F::new(0.0);
+                let mut s1 = F::new(0.0);
                 let mut l = r;
-                while l < s {
-                    sum += ts[(a0 + r) * ld + a0 + l] * ts[(b0 + c) * ld + a0 + l];
-                    l += 1;
+                while l + 1 < s {
+                    s0 += ts[x + l] * ts[y + l];
+                    s1 += ts[x + l + 1] * ts[y + l + 1];
+                    l += 2;
                 }
-                ts[(a0 + r) * ld + b0 + c] = -sum;
+                if l < s {
+                    s0 += ts[x + l] * ts[y + l];
+                }
+                ts[(a0 + r) * ld + b0 + c] = -(s0 + s1);
             }
             idx += units;
         }

@@ -6,7 +6,7 @@ use super::config::PanelConfig;
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel};
-use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, levels, tsqr_launch};
+use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, tsqr_launch};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::copy::CopyConfig;
@@ -136,7 +136,7 @@ impl Reflectors {
             return None;
         }
         let t = TsqrLaunch::new(&ctx.launch.hw, w, &ctx.launch.tsqr_params)?;
-        levels(p, w, t.rows_per_block())
+        t.levels(p, w)
             .iter()
             .all(|l| fits_grid(&t, l.nblocks, ctx.batch))
             .then_some(t)
@@ -155,7 +155,7 @@ impl Reflectors {
         debug_assert!(p <= self.rows && w <= cfg.nb && p >= w);
         let panel = Operand::new(&work.0, work.1, View::contiguous(p, w));
         ctx.copy(h, panel, dummy, CopyConfig::PLAIN);
-        let lv = levels(p, w, tsqr.rows_per_block());
+        let lv = tsqr.levels(p, w);
         let f = tsqr_launch(
             ctx.client,
             tsqr,

@@ -14,6 +14,11 @@ pub struct TsqrParams {
     /// (capped by the cube size); all units on the CPU runtime. Chosen from the H200 sweep in
     /// BENCHMARKS.md: more planes shorten each step's critical path, until barriers dominate.
     pub planes_per_cube: Option<usize>,
+    /// Rows the tree's last cube may factor: once a level has at most this many rows, one cube
+    /// (of that many rows rounded up to a multiple of `rows_per_block`) factors it, instead of
+    /// more levels of `rows_per_block`. Default `rows_per_block` (every cube alike); at least
+    /// `rows_per_block`.
+    pub top_rows: Option<usize>,
 }
 
 /// Largest n the kernel accepts: the block lives in shared memory (n·(2n+1)·4 bytes at the
@@ -24,6 +29,8 @@ pub const MAX_COLUMNS: usize = 128;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TsqrLaunch {
     pub(crate) block: BlockConfig,
+    /// See [`TsqrParams::top_rows`].
+    pub(crate) top_rows: usize,
     /// Largest cube count along y (batch is folded into y and z).
     pub(crate) max_cube_y: u32,
     pub(crate) max_cube_z: u32,
@@ -67,23 +74,36 @@ impl TsqrLaunch {
             planes,
             unroll: lanes > 1,
         };
+        let top_rows = params.top_rows.unwrap_or(rows);
+        let top = BlockConfig {
+            rows: top_rows.div_ceil(rows.max(1)) * rows,
+            ..block
+        };
         let ok = planes >= 1
             && planes <= max_planes
             && rows >= 2 * n
             && rows % lanes == 0
             && rows <= 8192
-            && block.shared_bytes() <= hw.max_shared_bytes;
+            && top_rows >= rows
+            && top.rows <= 8192
+            && block.shared_bytes() <= hw.max_shared_bytes
+            && top.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(Self {
             block,
+            top_rows,
             max_cube_x: hw.max_cube_count.0,
             max_cube_y: hw.max_cube_count.1,
             max_cube_z: hw.max_cube_count.2,
         })
     }
 
-    /// Rows factored by one cube.
+    /// Rows factored by one cube (below the top level).
     pub fn rows_per_block(&self) -> usize {
         self.block.rows
+    }
+    /// The tree's levels for an m × n input ([`super::tree::levels_with_top`]).
+    pub fn levels(&self, m: usize, n: usize) -> Vec<super::tree::Level> {
+        super::tree::levels_with_top(m, n, self.block.rows, self.top_rows)
     }
     /// Lane groups per cube.
     pub fn planes_per_cube(&self) -> usize {

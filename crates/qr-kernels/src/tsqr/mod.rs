@@ -177,7 +177,7 @@ pub fn tsqr_workspace(
     launch: &TsqrLaunch,
 ) -> Result<u64, TsqrError> {
     let (batch, m, n) = validate_shape(shape)?;
-    let lv = levels(m, n, launch.rows_per_block());
+    let lv = launch.levels(m, n);
     let stacks: usize = lv[1..].iter().map(|l| l.rows_in * n).sum();
     let per = if mode == TsqrMode::Reduced {
         2 * stacks
@@ -212,7 +212,7 @@ pub fn tsqr(
             got: a.size_in_used(),
         });
     }
-    let lv = levels(m, n, launch.rows_per_block());
+    let lv = launch.levels(m, n);
     if lv.iter().any(|l| !tree::fits(&launch, l.nblocks, batch)) {
         return Err(TsqrError::Unsupported {
             n,

@@ -10,27 +10,42 @@ use super::config::TsqrLaunch;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-/// One level of the tree: its input has `rows_in` rows, cut into `nblocks` blocks.
+/// One level of the tree: its input has `rows_in` rows, cut into `nblocks` blocks of `rows`
+/// rows (the last possibly ragged).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub rows_in: usize,
     pub nblocks: usize,
+    pub rows: usize,
 }
 
 /// The levels for an m×n input with blocks of `rows` rows (rows ≥ 2n).
 pub fn levels(m: usize, n: usize, rows: usize) -> Vec<Level> {
-    debug_assert!(rows >= 2 * n && m >= 1);
+    levels_with_top(m, n, rows, rows)
+}
+
+/// The levels for an m×n input with blocks of `rows` rows (rows ≥ 2n), except that a level
+/// of at most `top` rows (≥ rows) is the last: one block of its rows rounded up to a multiple
+/// of `rows`.
+pub fn levels_with_top(m: usize, n: usize, rows: usize, top: usize) -> Vec<Level> {
+    debug_assert!(rows >= 2 * n && m >= 1 && top >= rows);
     let mut out = Vec::new();
     let mut r = m;
     loop {
+        if r <= top {
+            out.push(Level {
+                rows_in: r,
+                nblocks: 1,
+                rows: r.div_ceil(rows) * rows,
+            });
+            return out;
+        }
         let nb = r.div_ceil(rows);
         out.push(Level {
             rows_in: r,
             nblocks: nb,
+            rows,
         });
-        if nb == 1 {
-            return out;
-        }
         r = nb * n;
     }
 }
@@ -77,7 +92,10 @@ pub(crate) fn launch_block(
     refl: &Handle,
     flags: &Handle,
 ) {
-    let cfg: BlockConfig = launch.block;
+    let cfg = BlockConfig {
+        rows: level.rows,
+        ..launch.block
+    };
     let n = cfg.n;
     let stage = match stage {
         BlockStage::Factor {
