@@ -156,9 +156,11 @@ pub fn small_blocks_deep_tree(client: &Client) {
             &params,
             &format!("deep tree n={n} m={m} b={rows} planes={planes}"),
         );
-        // A bigger last cube: 3 and 8 blocks' rows (ragged, rounded up to whole blocks), so
-        // the tree is one or more levels shorter.
-        for top in [3 * rows - 1, 8 * rows] {
+        // A bigger last cube that takes the plain tree's last two levels: exactly the rows of
+        // the one before last (ragged, rounded up to whole blocks), and 8 blocks' rows (rows ≤
+        // 8n here, so that level has at most rows²/n ≤ 8·rows rows).
+        let plain = levels(m, n, rows);
+        for top in [plain[plain.len() - 2].rows_in, 8 * rows] {
             let params = TsqrParams {
                 top_rows: Some(top),
                 ..params
@@ -167,7 +169,9 @@ pub fn small_blocks_deep_tree(client: &Client) {
             let lv = launch.levels(m, n);
             assert!(lv.len() < levels(m, n, rows).len(), "{lv:?}");
             let last = lv[lv.len() - 1];
-            assert!(last.nblocks == 1 && last.rows >= last.rows_in && last.rows % rows == 0);
+            assert!(
+                last.nblocks == 1 && last.rows >= last.rows_in && last.rows.is_multiple_of(rows)
+            );
             factor_and_check(
                 client,
                 &a,

@@ -64,7 +64,7 @@ pub struct QrParams {
     /// the columns past the block are updated once per block with the block's reflectors (T
     /// from their Gram matrix, [`super::gram`]): trailing-update GEMMs with K = ob instead of
     /// nb. 0 (or nb): every panel updates all the columns to its right. Default per shape
-    /// ([`QrLaunch::new`]).
+    /// ([`QrLaunch::new`]: 128 for single matrices of 8192 rows or more on GPUs, else none).
     pub outer_block: Option<usize>,
 }
 
@@ -245,8 +245,11 @@ impl QrLaunch {
     ///   is smaller than the multiprocessor count (GPUs only), and the reflectors of such
     ///   matrices applied in blocks of 128 (64 for batches of 16 or more) on GEMMs by
     ///   householder_product and apply_q;
-    /// - row groups about m/64 (4 to 32), at most 16 once the batch fills the multiprocessors
-    ///   and 8 beyond four cubes per multiprocessor.
+    /// - row groups about m/64 (4 to 16: 1×4096² 20.4 ms against 21.0 with 32, 8×2048² 13.5
+    ///   against 14.0), at most 8 beyond four cubes per multiprocessor;
+    /// - outer blocks of 128 columns for single matrices of 8192 rows or more (1×8192² 72.1 ms
+    ///   against 76.8; slower on every other sweep shape: 1×4096² 22.2 against 21.0, 2×4096²,
+    ///   8×2048², 60×1024², 32×512²).
     pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
         let sms = hw.num_sms.unwrap_or(1) as usize;
         let nb = params
@@ -255,11 +258,9 @@ impl QrLaunch {
         if nb == 0 || nb > 64 {
             return None;
         }
-        let mut rows = m.div_ceil(64).next_power_of_two().clamp(4, 32);
+        let mut rows = m.div_ceil(64).next_power_of_two().clamp(4, 16);
         if batch >= 4 * sms {
             rows = rows.min(8);
-        } else if batch >= sms {
-            rows = rows.min(16);
         }
         let grid = if hw.max_units_per_cube >= 256 {
             let gx = nb.min(32);
@@ -334,6 +335,7 @@ impl QrLaunch {
                 return None;
             }
             Some(ob) => ob,
+            None if hw.plane_ops && batch == 1 && m >= 8192 && t_fits(128) && 128 % nb == 0 => 128,
             None => 0,
         };
         let launch = Self {
