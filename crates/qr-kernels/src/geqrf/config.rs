@@ -199,11 +199,11 @@ impl RegPanelConfig {
         }
     }
 
-    /// Two slots of the reduction rows and the pivot row, the scales, τ, the Gram matrix and T,
-    /// two pivot-column slots and the staging area, in bytes.
+    /// The reduction rows, the pivot row, the scales, τ, the Gram matrix and T, two
+    /// pivot-column slots and the staging area, in bytes.
     pub fn shared_bytes(&self) -> usize {
         let nb = self.nb;
-        4 * (2 * self.gy * nb + 4 * nb + 2 * nb * (nb + 1) + 2 * self.rows_cap + self.stage_len())
+        4 * (self.gy * nb + 3 * nb + 2 * nb * (nb + 1) + 2 * self.rows_cap + self.stage_len())
     }
 }
 

@@ -15,8 +15,9 @@
 //!   only the panel occupies registers); the owner of column j + 1 publishes it; a cube
 //!   barrier.
 //!
-//! The reduction rows, the pivot row and the pivot-column buffer have two slots (column j in
-//! slot j % 2), so a column's reads never meet the next column's writes.
+//! The pivot-column buffer has two slots (column j in slot j % 2): the owner of column j + 1
+//! publishes it while column j is still read. The reduction rows and the pivot row have one:
+//! the barrier that ends column j precedes column j + 1's writes.
 //!
 //! T (Q = H_1⋯H_w = I − V·T·Vᵀ) is built after the loop, each unit of row group 0 forming its
 //! row of T from the Gram matrix in registers (T[k, j] = −τ_j·Σ_{k≤l<j} T[k, l]·(vₗᵀv_j),
@@ -76,8 +77,8 @@ pub(crate) fn panel_regs_kernel<F: Float>(
     let tbase = tau_off + bidx * tau_bs;
     let vbase = bidx * vu_bs;
 
-    let mut red = Shared::<[F]>::new_slice(comptime!(2 * cfg.gy * cfg.nb));
-    let mut piv = Shared::<[F]>::new_slice(comptime!(2 * cfg.nb));
+    let mut red = Shared::<[F]>::new_slice(comptime!(cfg.gy * cfg.nb));
+    let mut piv = Shared::<[F]>::new_slice(nb);
     let mut scl = Shared::<[F]>::new_slice(nb);
     let mut taus = Shared::<[F]>::new_slice(nb);
     let mut gsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
@@ -133,17 +134,15 @@ pub(crate) fn panel_regs_kernel<F: Float>(
     if comptime!(cfg.factor) {
         // Two cube barriers per column. (Pass 1 of column j + 1 in column j's phase after a
         // row-group barrier, with one cube barrier per column, measured slower on the H200:
-        // BENCHMARKS.md, session 18.) The buffers have two slots, column j in slot j % 2.
-        let red_len = comptime!(cfg.gy * cfg.nb);
+        // BENCHMARKS.md, session 18.)
         let mut j = 0usize;
         while j < w {
             pass1::<F>(&a, &mut xcol, &mut red, &mut piv, ty, tx, j, cfg);
             sync_cube();
             let cur = j % 2;
-            let rbase = cur * red_len;
-            let alpha = piv[cur * nb + j];
-            let s = group_sum::<F>(&mut red, rbase + j, nb, gy, true);
-            let below = group_sum::<F>(&mut red, rbase + tx, nb, gy, true);
+            let alpha = piv[j];
+            let s = group_sum::<F>(&mut red, j, nb, gy, true);
+            let below = group_sum::<F>(&mut red, tx, nb, gy, true);
             let mut t_j = F::new(0.0);
             let mut scale = F::new(1.0);
             let mut beta = alpha;
@@ -154,7 +153,7 @@ pub(crate) fn panel_regs_kernel<F: Float>(
                 scale = F::new(1.0) / (alpha - beta);
             }
             // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
-            let pk = piv[cur * nb + tx];
+            let pk = piv[tx];
             let dot = pk + scale * below;
             let coef = select(tx > j, t_j * dot, F::new(0.0));
             if unit == 0 {
@@ -324,8 +323,8 @@ fn column_dot<F: Float>(
 }
 
 /// Pass 1 of column `jj` for this unit: Σ_{i>jj} a_i,jj·a_ik over its rows (four partial
-/// sums) into slot jj % 2 of the reduction rows, and row jj of its column into that slot of
-/// the pivot row where it holds that row.
+/// sums, the pivot column from slot jj % 2) into the reduction rows, and row jj of its column
+/// into the pivot row where it holds that row.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn pass1<F: Float>(
@@ -348,10 +347,10 @@ fn pass1<F: Float>(
     #[unroll]
     for t in 0..tp {
         if ty + t * gy == jj {
-            piv[cur * nb + tx] = a[t];
+            piv[tx] = a[t];
         }
     }
-    red[cur * comptime!(cfg.gy * cfg.nb) + ty * nb + tx] = dot;
+    red[ty * nb + tx] = dot;
 }
 
 /// The owner of a column in row group `ty` writes its rows from `from` on (zeros above) to the
