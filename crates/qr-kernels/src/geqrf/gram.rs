@@ -10,6 +10,7 @@
 //! launch per stage for the whole group and batch: [`unit_lower_kernel`] writes every V, one
 //! batched GEMM every G, [`t_from_gram_kernel`] every T (one cube per block), one batched GEMM
 //! every U = V·T (or V·Tᵀ). Only the two GEMMs of each block's update are left in the chain.
+//! geqrf's outer blocks form one block at a time the same way, once it is factored.
 //!
 //! Storage: item t = b·count + j of a group (matrix b, block q0 + j) holds V and U as m × width
 //! row-major slabs at t·m·width (rows from the group's first column on are written; V is zero

@@ -15,7 +15,10 @@
 //! matrices (`QrParams::tsqr_panel_rows`) instead go through TSQR, many cubes per panel, and
 //! Householder reconstruction ([`recon`]; τ = 2 rather than 0 for a column already zero below
 //! the diagonal, the one difference from LAPACK's reflectors). The trailing columns are then
-//! updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]). householder_product applies the block
+//! updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]); with outer blocks
+//! (`QrParams::outer_block`) only the rest of the panel's outer block is, and the columns past
+//! it are updated once per outer block with its reflectors (V, T and U formed as in [`gram`]).
+//! householder_product applies the block
 //! reflectors to the identity last to first; apply_q applies them to C in the order the side
 //! and transpose call for. For tall matrices of few matrices both take blocks wider than the
 //! panels (`QrParams::apply_block`) whose T come from GEMM Gram matrices, formed for a group
