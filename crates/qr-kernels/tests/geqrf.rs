@@ -832,6 +832,17 @@ pub fn outer_blocks(client: &Client) {
         let out = geqrf_host(client, &a, &[HARD_CLASSES.len(), m, n], &params).expect("geqrf");
         check_geqrf(client, &a, &out, &params, "outer blocks, classes");
     }
+    // The default: outer blocks of 128 for single matrices of 8192 rows or more on GPUs with
+    // plane operations (where T of 128 columns fits), none elsewhere.
+    let default = |batch: usize, m: usize| {
+        QrLaunch::new(&hw, &QrParams::default(), batch, m)
+            .expect("default launch")
+            .outer
+    };
+    let big = QrLaunch::new(&hw, &with(nb16, 128), 1, 64).is_some();
+    assert_eq!(default(1, 8192), if hw.plane_ops && big { 128 } else { 0 });
+    assert_eq!(default(1, 8191), 0);
+    assert_eq!(default(2, 8192), 0);
     // Widths that are not a multiple of the panel, below it or too wide are refused.
     for ob in [24, 8, 16 * 9] {
         assert!(QrLaunch::new(&hw, &with(nb16, ob), 1, 64).is_none(), "{ob}");

@@ -72,8 +72,12 @@ pub struct QrParams {
 /// together (at least one block is always formed).
 pub const APPLY_WORKSPACE_BYTES: usize = 256 << 20;
 
-/// Widest block reflector householder_product and apply_q apply.
+/// Widest block reflector householder_product and apply_q apply (and geqrf's outer blocks).
 pub const MAX_APPLY_BLOCK: usize = 128;
+
+/// Rows from which single matrices get geqrf's outer blocks by default (measured faster only at
+/// 1×8192² among the sweep's shapes: BENCHMARKS.md, session 19).
+pub const OUTER_FROM_ROWS: usize = 8192;
 
 /// Shared memory of the T-from-Gram kernel for blocks of `w` columns ([`super::gram`]).
 fn gram_shared_bytes(w: usize) -> usize {
@@ -335,7 +339,14 @@ impl QrLaunch {
                 return None;
             }
             Some(ob) => ob,
-            None if hw.plane_ops && batch == 1 && m >= 8192 && t_fits(128) && 128 % nb == 0 => 128,
+            None if hw.plane_ops
+                && batch == 1
+                && m >= OUTER_FROM_ROWS
+                && t_fits(MAX_APPLY_BLOCK)
+                && MAX_APPLY_BLOCK.is_multiple_of(nb) =>
+            {
+                MAX_APPLY_BLOCK
+            }
             None => 0,
         };
         let launch = Self {
