@@ -321,6 +321,13 @@ pub fn householder_product_and_apply_q(client: &Client) {
     let shapes = [(50usize, 30usize), (30, 50), (33, 33)];
     hp_and_apply_q_with(client, small_panels(), 2, &shapes);
     hp_and_apply_q_with(client, tsqr_panels(8), 2, &shapes);
+    // 64-wide panels: where their given-reflector panel kernel does not fit shared memory
+    // (32 KiB devices), the wide blocks instead.
+    let nb64 = QrParams {
+        panel: Some(64),
+        ..QrParams::default()
+    };
+    hp_and_apply_q_with(client, nb64, 2, &[(130, 70)]);
     for (block, group) in [(16, 2), (5, 3), (32, 4), (16, 1)] {
         let params = QrParams {
             apply_block: Some(block),
@@ -659,10 +666,13 @@ pub fn errors_and_empty(client: &Client) {
     assert!(c.r.is_empty());
 }
 
+/// Every panel through TSQR (the register panel kernel off: where it is on, geqrf takes it
+/// ahead of TSQR for every panel it holds).
 fn tsqr_panels(panel: usize) -> QrParams {
     QrParams {
         panel: Some(panel),
         tsqr_panel_rows: Some(1),
+        panel_regs: Some(false),
         ..QrParams::default()
     }
 }
@@ -698,6 +708,13 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
         let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
         check_geqrf(client, &a, &out, &params, "tsqr panels, classes");
     }
+    // 64-wide panels (the default for batches of tall matrices) whose TSQR tree ends in a cube
+    // bigger than its blocks where the default has one (GPUs: 5 blocks of 256 rows, then 320).
+    let params = tsqr_panels(64);
+    let (m, n) = (1100, 130);
+    let a = batch_of(&[MatrixClass::Dense; 2], m, n, 37);
+    let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");
+    check_geqrf(client, &a, &out, &params, "tsqr panels 64");
     // Full rank: the same H and τ as the one-cube panel up to rounding (signs included).
     let (batch, m, n) = (3, 200, 48);
     let a = batch_of(&[MatrixClass::Dense; 3], m, n, 5);

@@ -143,7 +143,8 @@ pub(crate) fn form_q(
 /// `from_identity` (Q, X = I on entry, k ≤ nc): each block updates only the columns from its
 /// first one on, since the columns before it are still e_i, zero in the rows it acts on.
 /// Tall matrices of few matrices (the TSQR-panel threshold) take [`super::gram`]'s wide blocks;
-/// the others the panel kernel's blocks of nb columns.
+/// the others the panel kernel's blocks of nb columns, unless that kernel (with its Gram
+/// matrix, nb = 64) does not fit the device's shared memory: then the wide blocks too.
 pub(crate) fn apply_blocks(
     ctx: &Ctx,
     h: Operand,
@@ -162,7 +163,9 @@ pub(crate) fn apply_blocks(
             x.view.block(c0, 0, m - c0, x.view.cols)
         }
     };
-    if ctx.launch.recon.is_some() && m >= ctx.launch.tsqr_rows {
+    let panel_fits =
+        ctx.launch.panel(0, false, transpose).shared_bytes() <= ctx.launch.hw.max_shared_bytes;
+    if (ctx.launch.recon.is_some() && m >= ctx.launch.tsqr_rows) || !panel_fits {
         let mut blocks = GramBlocks::new(ctx, m, k);
         let update = UpdateWork::new(ctx, m, x.view.cols, blocks.width);
         let width = blocks.width;
