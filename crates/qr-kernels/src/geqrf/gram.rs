@@ -98,8 +98,8 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     let unit = UNIT_POS as usize;
     let nn = comptime!(nb * nb);
     let leaf = comptime!(if T_LEAF < nb { T_LEAF } else { nb });
-    // Rows padded by one word: units of consecutive columns read down a column of T's lower
-    // triangle (Y) at stride nb + 1, on distinct banks.
+    // Rows padded by one word: in the merges, consecutive units read at stride nb + 1 (G in
+    // the first product, Y in the second), on distinct banks.
     let ld = comptime!(nb + 1);
     let base = bidx * 2 * nn;
     let mut gs = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
@@ -143,8 +143,8 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     sync_cube();
     // Merges: pair p joins A = [2ps, 2ps + s) (whole whenever B is not empty) and
     // B = [2ps + s, 2ps + 2s) ∩ [0, w). Element (r, c) of the pair: row r of A, column c of B.
-    // Consecutive units take consecutive r for Y and consecutive c for T_AB, so the length of
-    // each sum (c + 1, then s − r) is the same across a plane.
+    // Consecutive units take consecutive r for Y and consecutive c for T_AB, so runs of s
+    // consecutive units have sums of one length (c + 1, then s − r).
     // s is a runtime variable (it doubles per level).
     let mut s = 0usize;
     s += leaf;
