@@ -8,6 +8,7 @@ use linalg_common::gemm::{BIG_TILES, GemmKernel};
 use linalg_common::gemm_tc::TC_DEFAULT;
 use linalg_common::reference::{check_qr, norm1, q_from_reflectors};
 use linalg_common::rng::uniform_vec;
+use qr_kernels::geqrf::GPU_TSQR_PANEL_PARAMS;
 use qr_kernels::tsqr::TsqrParams;
 use qr_kernels::{MatrixRef, QrMode, QrParams, geqrf, householder_product, qr};
 use qrchol::timing::measure;
@@ -139,9 +140,8 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         panel_regs: ctx.qr_panel_regs,
         outer_block: ctx.qr_outer,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {
-            rows_per_block: Some(256),
-            planes_per_cube: Some(32),
             top_rows: Some(top),
+            ..GPU_TSQR_PANEL_PARAMS
         }),
         ..QrParams::default()
     };
@@ -346,9 +346,8 @@ pub fn qr_sweep(ctx: &Bench) {
             panel_regs: Some(regs),
             outer_block: Some(outer),
             tsqr_panel_params: (top > 0).then_some(TsqrParams {
-                rows_per_block: Some(256),
-                planes_per_cube: Some(32),
                 top_rows: Some(top),
+                ..GPU_TSQR_PANEL_PARAMS
             }),
             ..QrParams::default()
         };

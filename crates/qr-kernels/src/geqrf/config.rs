@@ -75,6 +75,14 @@ pub const APPLY_WORKSPACE_BYTES: usize = 256 << 20;
 /// Widest block reflector householder_product and apply_q apply (and geqrf's outer blocks).
 pub const MAX_APPLY_BLOCK: usize = 128;
 
+/// geqrf's TSQR-panel knobs on GPUs with plane operations ([`QrParams::tsqr_panel_params`]'s
+/// default there): blocks of 256 rows, 32 planes, a last cube of up to 512 rows.
+pub const GPU_TSQR_PANEL_PARAMS: TsqrParams = TsqrParams {
+    rows_per_block: Some(256),
+    planes_per_cube: Some(32),
+    top_rows: Some(512),
+};
+
 /// Rows from which single matrices get geqrf's outer blocks by default (measured faster only at
 /// 1×8192² among the sweep's shapes: BENCHMARKS.md, session 19).
 pub const OUTER_FROM_ROWS: usize = 8192;
@@ -362,11 +370,7 @@ impl QrLaunch {
             tsqr_rows,
             recon: (recon.shared_bytes() <= hw.max_shared_bytes).then_some(recon),
             tsqr_params: params.tsqr_panel_params.unwrap_or(if hw.plane_ops {
-                TsqrParams {
-                    rows_per_block: Some(256),
-                    planes_per_cube: Some(32),
-                    top_rows: Some(512),
-                }
+                GPU_TSQR_PANEL_PARAMS
             } else {
                 TsqrParams::default()
             }),

@@ -34,7 +34,7 @@ mod q;
 mod recon;
 mod update;
 
-pub use config::{PanelConfig, QrLaunch, QrParams, RegPanelConfig};
+pub use config::{GPU_TSQR_PANEL_PARAMS, PanelConfig, QrLaunch, QrParams, RegPanelConfig};
 pub(crate) use q::form_q;
 pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
 pub use recon::ReconConfig;

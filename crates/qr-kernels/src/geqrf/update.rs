@@ -109,7 +109,7 @@ impl Reflectors {
             // SAFETY: as for the panel kernel below (the same operands and writes). Registers:
             // rows ty + t·gy < rows_cap (t < rows_cap/gy), loads and stores only below p and w.
             // Shared indices: two slots of gy·(rows_cap/(4·gy)) vectors of the pivot column,
-            // of gy·nb reduction rows and of nb pivot-row entries; V below rows_cap·(nb + 1) (rows
+            // gy·nb reduction rows and nb pivot-row entries; V below rows_cap·(nb + 1) (rows
             // rg + r·4·gy < rows_cap); T and the Gram matrix below nb·(nb + 1). Barriers: the
             // early exit (batch) and the loop bounds (w) are uniform per cube, the Gram
             // rounds' plane barrier (`plane_rows`: one row group per plane) uniform per plane;
