@@ -493,6 +493,7 @@ fn combo_sweep(
 /// on the large updates (ms and residual).
 pub fn tc_sweep(client: &Client, samples: usize) {
     use linalg_common::gemm::GemmKernel;
+    use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
     use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
     let hw = linalg_common::launch::Hardware::of(client);
     let n = 4096;
@@ -526,15 +527,7 @@ pub fn tc_sweep(client: &Client, samples: usize) {
     // have one.
     let simt = GemmLaunch::big(&hw).map(|g| g.kernel);
     let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt 128x128".into(), simt)];
-    for cfg in [
-        TC_DEFAULT,
-        tc(4, 4, 2, 2, 32, 128, true),
-        tc(4, 4, 2, 2, 16, 128, true),
-        tc(2, 4, 4, 2, 32, 128, true),
-        tc(2, 4, 4, 2, 16, 128, true),
-        tc(8, 4, 1, 2, 32, 128, true),
-        tc(4, 2, 2, 4, 32, 128, true),
-    ] {
+    for cfg in [TC_DEFAULT, tc(4, 4, 2, 2, 32, 128, true)] {
         let label = format!(
             "tc {}x{}w {}x{}f k{} flush {}{}",
             cfg.warps_m,
@@ -547,12 +540,34 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         );
         kernels.push((label, Some(GemmKernel::Tf32x3(cfg))));
     }
+    let mma = |wm, wn, tm, tn, tk, fk| MmaTiles {
+        warps_m: wm,
+        warps_n: wn,
+        tiles_m: tm,
+        tiles_n: tn,
+        tile_k: tk,
+        flush_k: fk,
+    };
+    for cfg in [
+        MMA_DEFAULT,
+        mma(2, 4, 4, 4, 32, 128),
+        mma(2, 4, 4, 4, 8, 128),
+        mma(2, 4, 4, 4, 16, 256),
+        mma(2, 4, 4, 4, 16, 0),
+        mma(4, 2, 2, 8, 16, 128),
+        mma(2, 2, 4, 4, 16, 128),
+        mma(2, 4, 4, 2, 16, 128),
+        mma(4, 4, 2, 4, 16, 128),
+        mma(4, 2, 4, 4, 16, 128),
+    ] {
+        let label = format!(
+            "mma {}x{}w {}x{}t k{} flush {}",
+            cfg.warps_m, cfg.warps_n, cfg.tiles_m, cfg.tiles_n, cfg.tile_k, cfg.flush_k
+        );
+        kernels.push((label, Some(GemmKernel::Tf32x3Mma(cfg))));
+    }
     for (label, kernel) in kernels {
-        let g = match kernel {
-            None => None,
-            Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(&hw, cfg),
-            Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(&hw, cfg),
-        };
+        let g = kernel.and_then(|k| GemmLaunch::of_kernel(&hw, k));
         let Some(g) = g else {
             println!("{label:<34} not supported");
             continue;

@@ -514,8 +514,7 @@ impl CholeskyLaunch {
             )?
         };
         let gemm_big = match params.gemm_big {
-            Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(hw, cfg)?,
-            Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(hw, cfg)?,
+            Some(kernel) => GemmLaunch::of_kernel(hw, kernel)?,
             None => GemmLaunch::big(hw).unwrap_or(gemm),
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);

@@ -9,6 +9,7 @@ use cholesky_kernels::{
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use linalg_common::gemm::{BIG_TILES, GemmConfig, GemmKernel, GemmLaunch, GemmOp, Operand};
+use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
 use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::spd_from_factor;
@@ -296,6 +297,9 @@ pub fn large_matrix(client: &Client) {
     let mut bigs = vec![None, Some(small_big)];
     if GemmLaunch::tf32x3(&Hardware::of(client), TC_DEFAULT).is_some() {
         bigs.push(Some(GemmKernel::Tf32x3(TC_DEFAULT)));
+    }
+    if GemmLaunch::tf32x3_mma(&Hardware::of(client), MMA_DEFAULT).is_some() {
+        bigs.push(Some(GemmKernel::Tf32x3Mma(MMA_DEFAULT)));
     }
     for gemm_big in bigs {
         let p = CholeskyParams {
@@ -975,6 +979,7 @@ pub fn gemm_views(client: &Client) {
             "TF32 fragments and 32-lane planes, yet the tensor-core GEMM is refused"
         ),
     }
+    launches.extend(mma_launches(&hw));
     let mut sizes = vec![
         (1usize, 1usize, 1usize),
         (5, 3, 7),
@@ -1052,6 +1057,47 @@ fn tc_shared(hw: &Hardware) -> GemmLaunch {
     GemmLaunch::tf32x3(hw, cfg).expect("the default's device runs the shared-sums tiling")
 }
 
+/// The `mma.sync` 3×TF32 kernel where the device runs it (elsewhere its constructor must
+/// refuse): the default, and one plane of one 16 × 8 accumulator with K windows of 8 flushed
+/// every 16 (ragged edges every few elements, a flush inside short K), and 4 × 4 planes of
+/// 2 × 4 (512 units, flushed every 64).
+fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
+    let Some(g) = GemmLaunch::tf32x3_mma(hw, MMA_DEFAULT) else {
+        assert!(
+            !hw.tf32_manual_mma || hw.lanes != 32,
+            "TF32 mma.sync and 32-lane planes, yet the mma GEMM is refused"
+        );
+        return vec![];
+    };
+    let tiny = MmaTiles {
+        warps_m: 1,
+        warps_n: 1,
+        tiles_m: 1,
+        tiles_n: 1,
+        tile_k: 8,
+        flush_k: 16,
+    };
+    let wide = MmaTiles {
+        warps_m: 4,
+        warps_n: 4,
+        tiles_m: 2,
+        tiles_n: 4,
+        tile_k: 16,
+        flush_k: 64,
+    };
+    vec![
+        ("tf32x3 mma", g),
+        (
+            "tf32x3 mma, one 16 x 8 tile",
+            GemmLaunch::tf32x3_mma(hw, tiny).expect("the default's device runs one tile"),
+        ),
+        (
+            "tf32x3 mma, 4 x 4 planes",
+            GemmLaunch::tf32x3_mma(hw, wide).expect("the default's device runs 512 units"),
+        ),
+    ]
+}
+
 /// Accumulation error over a long K: on seeded uniform inputs every kernel must stay within
 /// 4ε of Σ|a||b| per entry at K = 4096 (the H200 measured 7e-8 for f32 FMAs; tensor cores that
 /// accumulate the whole K with their truncating adds gave 3e-6, which this rejects).
@@ -1062,6 +1108,7 @@ pub fn gemm_long_k(client: &Client) {
         launches.push(("tf32x3", g));
         launches.push(("tf32x3, sums in shared", tc_shared(&hw)));
     }
+    launches.extend(mma_launches(&hw));
     let (m, k, n) = (48usize, 4096usize, 40usize);
     let a = linalg_common::rng::uniform_vec(71, m * k);
     let b = linalg_common::rng::uniform_vec(72, k * n);

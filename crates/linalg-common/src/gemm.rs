@@ -17,6 +17,7 @@
 //! memory. Ragged edges load zeros and store nothing. With `GemmConfig::vector` the same
 //! product runs [`crate::gemm_vec`]'s kernel: units own runs of 4 rows and columns and read
 //! their operands from shared memory as 4-vectors (the default on GPUs).
+use crate::gemm_mma::{MMA_PLANE, MmaTiles, gemm_mma_kernel};
 use crate::gemm_tc::{PLANE, TcConfig, gemm_tc_kernel};
 use crate::gemm_vec::gemm_vec_kernel;
 use crate::launch::Hardware;
@@ -185,6 +186,8 @@ pub enum GemmKernel {
     Simt(GemmConfig),
     /// Error-compensated 3×TF32 on tensor cores ([`crate::gemm_tc`]).
     Tf32x3(TcConfig),
+    /// Error-compensated 3×TF32 on tensor cores through `mma.sync` ([`crate::gemm_mma`]).
+    Tf32x3Mma(MmaTiles),
 }
 
 /// GEMM launches checked against the device once.
@@ -284,11 +287,36 @@ impl GemmLaunch {
         })
     }
 
+    /// The 3×TF32 `mma.sync` kernel with tiling `cfg` ([`crate::gemm_mma::MMA_DEFAULT`]), or
+    /// `None` where the device lacks TF32 m16n8k8 `mma.sync` or 32-lane planes (the CPU runtime,
+    /// wgpu) or cannot fit the tiling.
+    pub fn tf32x3_mma(hw: &Hardware, cfg: MmaTiles) -> Option<Self> {
+        let ok = hw.tf32_manual_mma
+            && hw.lanes == MMA_PLANE
+            && cfg.valid()
+            && cfg.units() <= hw.max_units_per_cube
+            && cfg.shared_bytes() <= hw.max_shared_bytes;
+        ok.then_some(Self {
+            kernel: GemmKernel::Tf32x3Mma(cfg),
+            max_cube_count: hw.max_cube_count,
+        })
+    }
+
+    /// The launch of `kernel` with its tiling, if the device can run it.
+    pub fn of_kernel(hw: &Hardware, kernel: GemmKernel) -> Option<Self> {
+        match kernel {
+            GemmKernel::Simt(cfg) => Self::with_config(hw, cfg),
+            GemmKernel::Tf32x3(cfg) => Self::tf32x3(hw, cfg),
+            GemmKernel::Tf32x3Mma(cfg) => Self::tf32x3_mma(hw, cfg),
+        }
+    }
+
     /// Rows of C one cube computes.
     pub fn tile_m(&self) -> usize {
         match self.kernel {
             GemmKernel::Simt(c) => c.tile_m(),
             GemmKernel::Tf32x3(c) => c.tile_m(),
+            GemmKernel::Tf32x3Mma(c) => c.tile_m(),
         }
     }
 
@@ -297,6 +325,7 @@ impl GemmLaunch {
         match self.kernel {
             GemmKernel::Simt(c) => c.tile_n(),
             GemmKernel::Tf32x3(c) => c.tile_n(),
+            GemmKernel::Tf32x3Mma(c) => c.tile_n(),
         }
     }
 
@@ -305,6 +334,7 @@ impl GemmLaunch {
         match self.kernel {
             GemmKernel::Simt(c) => c.tile_k,
             GemmKernel::Tf32x3(c) => c.tile_k,
+            GemmKernel::Tf32x3Mma(c) => c.tile_k,
         }
     }
 
@@ -313,6 +343,7 @@ impl GemmLaunch {
         match self.kernel {
             GemmKernel::Simt(c) => c.units(),
             GemmKernel::Tf32x3(c) => c.units(),
+            GemmKernel::Tf32x3Mma(c) => c.units(),
         }
     }
 
@@ -498,6 +529,15 @@ impl GemmLaunch {
             // C is written by one unit, C overlaps neither A nor B, and every barrier is
             // reached by all units (the only early exits are uniform per cube).
             GemmKernel::Tf32x3(cfg) => unsafe { launch!(gemm_tc_kernel::launch_unchecked, cfg) },
+            // SAFETY: as for the WMMA kernel above: global loads are guarded by x < m (or n) and
+            // k < K, stores by i < m, j < n (plus the lower-triangle mask); shared indices stay
+            // below the two windows' 2·(tile_m + tile_n)·ldv vectors by construction. Each
+            // element of C is written by one unit, C overlaps neither A nor B, every barrier is
+            // reached by all units (the early exits are uniform per cube), and every `mma.sync`
+            // by all 32 lanes of its plane (no branch around them).
+            GemmKernel::Tf32x3Mma(cfg) => unsafe {
+                launch!(gemm_mma_kernel::launch_unchecked, cfg)
+            },
             // SAFETY: as for the scalar kernel below: global loads are guarded by x < m (or n)
             // and k < K, stores by i < m, j < n (plus the lower-triangle mask); shared indices
             // stay inside the two windows by construction. Each element of C is written by one

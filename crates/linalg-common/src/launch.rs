@@ -25,6 +25,9 @@ pub struct Hardware {
     pub num_sms: Option<u32>,
     /// Whether the device multiplies TF32 16×16×8 fragments into f32 (tensor cores).
     pub tf32_mma: bool,
+    /// Whether the device runs `mma.sync` m16n8k8 on TF32 into f32 with registers the kernel
+    /// manages ([`crate::gemm_mma`]).
+    pub tf32_manual_mma: bool,
     /// Whether `sync_storage` is a storage fence the runtime compiles (CUDA, Vulkan); the
     /// CPU runtime refuses it, and there a cube barrier orders storage too.
     pub storage_sync: bool,
@@ -54,6 +57,14 @@ impl Hardware {
                 cd_type: ElemType::Float(FloatKind::F32),
                 m: 16,
                 n: 16,
+                k: 8,
+            }),
+            tf32_manual_mma: client.features().matmul.mma.contains(&MmaConfig {
+                a_type: ElemType::Float(FloatKind::TF32),
+                b_type: ElemType::Float(FloatKind::TF32),
+                cd_type: ElemType::Float(FloatKind::F32),
+                m: 16,
+                n: 8,
                 k: 8,
             }),
             storage_sync: client.features().device_memory_scope,

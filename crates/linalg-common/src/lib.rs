@@ -2,8 +2,9 @@
 //! - [`matrix`]: [`matrix::MatrixRef`], a batch of strided matrices in a device buffer, the
 //!   argument type of every op;
 //! - [`gemm`]: a true-f32 batched GEMM on strided views ([`gemm_vec`]: its 4-vector shared
-//!   tiles), and [`gemm_tc`], the same contract on tensor cores at f32 accuracy
-//!   (error-compensated 3×TF32); [`copy`]: strided copies, identity
+//!   tiles), and [`gemm_tc`] and [`gemm_mma`], the same contract on tensor cores at f32
+//!   accuracy (error-compensated 3×TF32, WMMA fragments or `mma.sync` with registers managed
+//!   by the kernel); [`copy`]: strided copies, identity
 //!   fills and non-finite checks;
 //! - [`device`]: which runtime a binary or test runs on (CUDA when linked and present, else the
 //!   CPU runtime), said out loud so a run never claims coverage it did not have;
@@ -16,6 +17,7 @@
 pub mod copy;
 pub mod device;
 pub mod gemm;
+pub mod gemm_mma;
 pub mod gemm_tc;
 pub mod gemm_vec;
 pub mod launch;

@@ -299,8 +299,7 @@ impl QrLaunch {
             _ => gemm,
         };
         let gemm_big = match params.gemm_big {
-            Some(GemmKernel::Simt(cfg)) => GemmLaunch::with_config(hw, cfg)?,
-            Some(GemmKernel::Tf32x3(cfg)) => GemmLaunch::tf32x3(hw, cfg)?,
+            Some(kernel) => GemmLaunch::of_kernel(hw, kernel)?,
             None => gemm,
         };
         let recon = ReconConfig {

@@ -1,0 +1,459 @@
+//! Error-compensated 3×TF32 GEMM on tensor cores through PTX `mma.sync.m16n8k8` with
+//! registers the kernel manages itself: C ← β·C ± A·B at f32 accuracy, the contract of
+//! [`crate::gemm`] (strided views, batch, split-K, comptime [`GemmOp`]).
+//!
+//! Math: each f32 x of A and B is split x ≈ hi + lo, hi = tf32(x) (round to nearest) and
+//! lo = tf32(x − hi); A·B ≈ A_lo·B_hi + A_hi·B_lo + A_hi·B_hi (small terms first), as in
+//! [`crate::gemm_tc`], whose fragments are the WMMA API's and whose loads go element by
+//! element.
+//!
+//! Storage: the split happens once, when a K window is stored to shared memory. Each operand
+//! window is `rows × tile_k` (A: rows of C; B: columns of C) in 4-vectors
+//! `[hi(k), lo(k), hi(k + 4), lo(k + 4)]` for k = 8s + q (q < 4): vector `s·4 + q` of its row,
+//! rows `ldv ≡ 4 (mod 8)` vectors apart. Lane (g, t) = (lane / 4, lane % 4) of an m16n8k8 step
+//! needs A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4) and B(t, g), B(t + 4, g): one
+//! 16-byte read of rows g and g + 8 gives both A fragments (hi and lo), one read of column g
+//! both B fragments, and the eight lanes of each read phase hit distinct bank groups.
+//!
+//! Tiling: `warps_m × warps_n` planes; each owns `tiles_m × tiles_n` m16n8 accumulators. Two
+//! shared windows alternate (the next is fetched into registers while the current one
+//! multiplies, then split and stored; one barrier per window).
+//!
+//! Accumulation: the tensor cores add with truncation (measured on the H200: 3e-6 relative
+//! to Σ|a||b| over K = 4096, against 7e-8 for f32 FMAs). Every `flush_k` of K the accumulator
+//! registers are added into f32 sums (round to nearest) and restart from zero.
+use crate::gemm::{GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
+use cubecl::cmma::MmaDefinition;
+use cubecl::prelude::*;
+
+/// Units in one plane: `mma.sync` is a 32-lane warp instruction.
+pub const MMA_PLANE: usize = 32;
+
+type V4<F> = Vector<F, Const<4>>;
+type Frag<F> = Vector<F, Const<1>>;
+type Acc = Vector<f32, Const<2>>;
+
+/// Tile shape of the manual-MMA kernel (comptime).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MmaTiles {
+    pub warps_m: usize,
+    pub warps_n: usize,
+    /// m16n8 accumulators per plane along rows (16 each) and columns (8 each).
+    pub tiles_m: usize,
+    pub tiles_n: usize,
+    /// K per shared window (a multiple of 8).
+    pub tile_k: usize,
+    /// K between flushes of the accumulators into f32 sums (a multiple of `tile_k`; 0: one
+    /// flush at the end).
+    pub flush_k: usize,
+}
+
+impl MmaTiles {
+    pub fn tile_m(&self) -> usize {
+        self.warps_m * self.tiles_m * 16
+    }
+    pub fn tile_n(&self) -> usize {
+        self.warps_n * self.tiles_n * 8
+    }
+    pub fn units(&self) -> usize {
+        self.warps_m * self.warps_n * MMA_PLANE
+    }
+    /// 4-vectors between rows of a shared window: `tile_k / 2`, padded to ≡ 4 (mod 8).
+    pub fn ldv(&self) -> usize {
+        let base = self.tile_k / 2;
+        base + (12 - base % 8) % 8
+    }
+    /// Shared memory of one launch in bytes: two windows of A and B rows.
+    pub fn shared_bytes(&self) -> usize {
+        2 * (self.tile_m() + self.tile_n()) * self.ldv() * 16
+    }
+    /// Whether the shape is one the kernel is written for.
+    pub fn valid(&self) -> bool {
+        self.warps_m >= 1
+            && self.warps_n >= 1
+            && self.tiles_m >= 1
+            && self.tiles_n >= 1
+            && self.tile_k >= 8
+            && self.tile_k.is_multiple_of(8)
+            && self.flush_k.is_multiple_of(self.tile_k)
+    }
+}
+
+/// The default: 128 × 128 tiles, 2 × 4 planes of 4 × 4 accumulators (64 × 32 each), K windows
+/// of 16, flushed every 128 of K.
+pub const MMA_DEFAULT: MmaTiles = MmaTiles {
+    warps_m: 2,
+    warps_n: 4,
+    tiles_m: 4,
+    tiles_n: 4,
+    tile_k: 16,
+    flush_k: 128,
+};
+
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_mma_kernel(
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    dims: MatArgs,
+    sa: Strides,
+    sb: Strides,
+    sc: Strides,
+    #[comptime] cfg: MmaTiles,
+    #[comptime] op: GemmOp,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    let (tm, tn) = comptime!((cfg.tiles_m, cfg.tiles_n));
+    let ldv = comptime!(cfg.ldv());
+    // One window: bm rows of A, then bn rows (columns of C) of B.
+    let half = comptime!((cfg.tile_m() + cfg.tile_n()) * cfg.ldv());
+    let b_at = comptime!(cfg.tile_m() * cfg.ldv());
+    let flush_windows = comptime!(cfg.flush_k / cfg.tile_k);
+    // Pairs (k, k + 4) per unit and window.
+    let ia = comptime!((cfg.tile_m() * cfg.tile_k / 2).div_ceil(cfg.units()));
+    let ib = comptime!((cfg.tile_n() * cfg.tile_k / 2).div_ceil(cfg.units()));
+
+    let at = tile_at(&dims, bm, bn, op.lower_only);
+    let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
+    let unit = UNIT_POS as usize;
+    let warp = unit / MMA_PLANE;
+    let lane = unit % MMA_PLANE;
+    let g = lane / 4;
+    let t = lane % 4;
+    let wr = (warp / comptime!(cfg.warps_n)) * comptime!(cfg.tiles_m * 16);
+    let wc = (warp % comptime!(cfg.warps_n)) * comptime!(cfg.tiles_n * 8);
+    let a_base = sa.offset + bidx * sa.bs;
+    let b_base = sb.offset + bidx * sb.bs;
+    let c_base = sc.offset + bidx * sc.bs;
+
+    let mut sh = Shared::<[V4<tf32>]>::new_slice(comptime!(2 * half));
+    let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
+
+    let mut acc = Sequence::<Array<Acc>>::new();
+    #[unroll]
+    for _ in 0..comptime!(tm * tn) {
+        let mut x = Array::<Acc>::new(2usize);
+        x[0usize] = Acc::broadcast(0.0);
+        x[1usize] = Acc::broadcast(0.0);
+        acc.push(x);
+    }
+    let mut total = Array::<f32>::new(comptime!(tm * tn * 4));
+    #[unroll]
+    for e in 0..comptime!(tm * tn * 4) {
+        total[e] = 0.0;
+    }
+    let mut fb_hi = Sequence::<Array<Frag<tf32>>>::new();
+    let mut fb_lo = Sequence::<Array<Frag<tf32>>>::new();
+    #[unroll]
+    for _ in 0..tn {
+        fb_hi.push(Array::<Frag<tf32>>::new(2usize));
+        fb_lo.push(Array::<Frag<tf32>>::new(2usize));
+    }
+    let mut fa_hi = Array::<Frag<tf32>>::new(4usize);
+    let mut fa_lo = Array::<Frag<tf32>>::new(4usize);
+
+    let mut pa = Array::<f32>::new(comptime!(2 * ia));
+    let mut pb = Array::<f32>::new(comptime!(2 * ib));
+    // A(x, k) at a_base + x·rs + k·cs; B's columns are the rows of its window: (y, k) at
+    // b_base + y·cs + k·rs.
+    load_pairs(
+        a,
+        a_base,
+        sa.rs,
+        sa.cs,
+        row0,
+        0,
+        dims.m,
+        kdim,
+        &mut pa,
+        unit,
+        bm,
+        bk,
+        units,
+        !layout.a_col_major,
+    );
+    load_pairs(
+        b,
+        b_base,
+        sb.cs,
+        sb.rs,
+        col0,
+        0,
+        dims.n,
+        kdim,
+        &mut pb,
+        unit,
+        bn,
+        bk,
+        units,
+        layout.b_col_major,
+    );
+    split_pairs(
+        &pa,
+        &mut sh,
+        0,
+        unit,
+        bm,
+        bk,
+        units,
+        ldv,
+        !layout.a_col_major,
+    );
+    split_pairs(
+        &pb,
+        &mut sh,
+        b_at,
+        unit,
+        bn,
+        bk,
+        units,
+        ldv,
+        layout.b_col_major,
+    );
+    sync_cube();
+
+    let mut k0 = 0usize;
+    let mut cur = 0usize;
+    let mut windows = 0u32;
+    while k0 < kdim {
+        let next = k0 + bk;
+        // Uniform per cube.
+        if next < kdim {
+            load_pairs(
+                a,
+                a_base,
+                sa.rs,
+                sa.cs,
+                row0,
+                next,
+                dims.m,
+                kdim,
+                &mut pa,
+                unit,
+                bm,
+                bk,
+                units,
+                !layout.a_col_major,
+            );
+            load_pairs(
+                b,
+                b_base,
+                sb.cs,
+                sb.rs,
+                col0,
+                next,
+                dims.n,
+                kdim,
+                &mut pb,
+                unit,
+                bn,
+                bk,
+                units,
+                layout.b_col_major,
+            );
+        }
+        let w = cur * half;
+        #[unroll]
+        for s in 0..comptime!(cfg.tile_k / 8) {
+            #[unroll]
+            for j in 0..tn {
+                let v = sh[w + b_at + (wc + j * 8 + g) * ldv + s * 4 + t];
+                let hi = fb_hi.index_mut(j);
+                hi[0usize] = Frag::<tf32>::new(v.extract(0usize));
+                hi[1usize] = Frag::<tf32>::new(v.extract(2usize));
+                let lo = fb_lo.index_mut(j);
+                lo[0usize] = Frag::<tf32>::new(v.extract(1usize));
+                lo[1usize] = Frag::<tf32>::new(v.extract(3usize));
+            }
+            #[unroll]
+            for i in 0..tm {
+                let r = w + (wr + i * 16 + g) * ldv + s * 4 + t;
+                let top = sh[r];
+                let bot = sh[r + 8 * ldv];
+                fa_hi[0usize] = Frag::<tf32>::new(top.extract(0usize));
+                fa_hi[1usize] = Frag::<tf32>::new(bot.extract(0usize));
+                fa_hi[2usize] = Frag::<tf32>::new(top.extract(2usize));
+                fa_hi[3usize] = Frag::<tf32>::new(bot.extract(2usize));
+                fa_lo[0usize] = Frag::<tf32>::new(top.extract(1usize));
+                fa_lo[1usize] = Frag::<tf32>::new(bot.extract(1usize));
+                fa_lo[2usize] = Frag::<tf32>::new(top.extract(3usize));
+                fa_lo[3usize] = Frag::<tf32>::new(bot.extract(3usize));
+                #[unroll]
+                for j in 0..tn {
+                    let d = acc.index_mut(i * tn + j);
+                    def.execute_inplace(&fa_lo, fb_hi.index(j), d);
+                    def.execute_inplace(&fa_hi, fb_lo.index(j), d);
+                    def.execute_inplace(&fa_hi, fb_hi.index(j), d);
+                }
+            }
+        }
+        windows += 1;
+        // Uniform per cube.
+        let mut flush = next >= kdim;
+        if comptime!(flush_windows > 0) {
+            flush = flush || windows == comptime!(flush_windows as u32);
+        }
+        if flush {
+            #[unroll]
+            for f in 0..comptime!(tm * tn) {
+                let d = acc.index_mut(f);
+                #[unroll]
+                for h in 0..2usize {
+                    let v = d[h];
+                    total[f * 4 + h * 2] += v.extract(0usize);
+                    total[f * 4 + h * 2 + 1] += v.extract(1usize);
+                    d[h] = Acc::broadcast(0.0);
+                }
+            }
+            windows = 0;
+        }
+        // The other window was last read before the previous barrier.
+        if next < kdim {
+            let o = (1 - cur) * half;
+            split_pairs(
+                &pa,
+                &mut sh,
+                o,
+                unit,
+                bm,
+                bk,
+                units,
+                ldv,
+                !layout.a_col_major,
+            );
+            split_pairs(
+                &pb,
+                &mut sh,
+                o + b_at,
+                unit,
+                bn,
+                bk,
+                units,
+                ldv,
+                layout.b_col_major,
+            );
+        }
+        sync_cube();
+        cur = 1 - cur;
+        k0 = next;
+    }
+
+    // Accumulator element e of tile (i, j): row g + 8·(e / 2), column 2t + e % 2.
+    #[unroll]
+    for i in 0..tm {
+        #[unroll]
+        for j in 0..tn {
+            #[unroll]
+            for e in 0..4usize {
+                let gi = row0 + wr + i * 16 + g + (e / 2) * 8;
+                let gj = col0 + wc + j * 8 + 2 * t + e % 2;
+                store_c(
+                    c,
+                    c_base,
+                    &sc,
+                    &dims,
+                    gi,
+                    gj,
+                    total[(i * tn + j) * 4 + e],
+                    op,
+                );
+            }
+        }
+    }
+}
+
+/// This unit's pairs (x, k), (x, k + 4) of an `x_len × k_len` window at (x0, k0) — element at
+/// `base + x·xs + k·ks`, zeros past `xmax`, `kmax` — into `regs[2p]`, `regs[2p + 1]`. Pair
+/// `idx = unit + p·units` is row x and vector `kq` (k = 8·(kq / 4) + kq % 4), kq varying
+/// fastest where K is the contiguous dimension (`k_fastest`), else x.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn load_pairs(
+    src: &[f32],
+    base: usize,
+    xs: usize,
+    ks: usize,
+    x0: usize,
+    k0: usize,
+    xmax: usize,
+    kmax: usize,
+    regs: &mut Array<f32>,
+    unit: usize,
+    #[comptime] x_len: usize,
+    #[comptime] k_len: usize,
+    #[comptime] units: usize,
+    #[comptime] k_fastest: bool,
+) {
+    let kv = comptime!(k_len / 2);
+    #[unroll]
+    for p in 0..comptime!((x_len * k_len / 2).div_ceil(units)) {
+        let idx = unit + p * units;
+        let mut x = idx % x_len;
+        let mut kq = idx / x_len;
+        if comptime!(k_fastest) {
+            x = idx / kv;
+            kq = idx % kv;
+        }
+        let gx = x0 + x;
+        let gk = k0 + (kq / 4) * 8 + kq % 4;
+        let mut v0 = 0.0f32;
+        let mut v1 = 0.0f32;
+        if idx < comptime!(x_len * k_len / 2) && gx < xmax {
+            if gk < kmax {
+                v0 = src[base + gx * xs + gk * ks];
+            }
+            if gk + 4 < kmax {
+                v1 = src[base + gx * xs + (gk + 4) * ks];
+            }
+        }
+        regs[2 * p] = v0;
+        regs[2 * p + 1] = v1;
+    }
+}
+
+/// Split the pairs of [`load_pairs`] and store them as `[hi(k), lo(k), hi(k + 4), lo(k + 4)]` at
+/// vector `off + x·ldv + kq` of the shared window.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn split_pairs(
+    regs: &Array<f32>,
+    sh: &mut Shared<[V4<tf32>]>,
+    off: usize,
+    unit: usize,
+    #[comptime] x_len: usize,
+    #[comptime] k_len: usize,
+    #[comptime] units: usize,
+    #[comptime] ldv: usize,
+    #[comptime] k_fastest: bool,
+) {
+    let kv = comptime!(k_len / 2);
+    #[unroll]
+    for p in 0..comptime!((x_len * k_len / 2).div_ceil(units)) {
+        let idx = unit + p * units;
+        let mut x = idx % x_len;
+        let mut kq = idx / x_len;
+        if comptime!(k_fastest) {
+            x = idx / kv;
+            kq = idx % kv;
+        }
+        if idx < comptime!(x_len * k_len / 2) {
+            let q = split_pair::<tf32>(regs[2 * p], regs[2 * p + 1]);
+            sh[off + x * ldv + kq] = q;
+        }
+    }
+}
+
+/// `[hi(v0), lo(v0), hi(v1), lo(v1)]` with hi = T(x) (round to nearest) and lo = T(x − hi).
+#[cube]
+fn split_pair<T: Float>(v0: f32, v1: f32) -> V4<T> {
+    let h0 = T::cast_from(v0);
+    let h1 = T::cast_from(v1);
+    let mut q = V4::<T>::empty();
+    q.insert(0usize, h0);
+    q.insert(1usize, T::cast_from(v0 - f32::cast_from(h0)));
+    q.insert(2usize, h1);
+    q.insert(3usize, T::cast_from(v1 - f32::cast_from(h1)));
+    q
+}
