@@ -25,6 +25,9 @@ pub struct Bench<'a> {
     pub qr_outer: Option<usize>,
     /// Rows of the last cube of geqrf's TSQR panels for the main QR rows (`--qr-tsqr-top N`).
     pub qr_tsqr_top: Option<usize>,
+    /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows
+    /// (`--qr-big-gemm simt|tc|mma`; `None`: default).
+    pub qr_big_gemm: Option<linalg_common::gemm::GemmKernel>,
 }
 
 #[derive(Clone, Copy)]

@@ -139,6 +139,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         tsqr_panel_rows: ctx.qr_tsqr_rows,
         panel_regs: ctx.qr_panel_regs,
         outer_block: ctx.qr_outer,
+        gemm_big: ctx.qr_big_gemm,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {
             top_rows: Some(top),
             ..GPU_TSQR_PANEL_PARAMS
