@@ -28,6 +28,29 @@ pub struct Bench<'a> {
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows
     /// (`--qr-big-gemm simt|tc|mma`; `None`: default).
     pub qr_big_gemm: Option<linalg_common::gemm::GemmKernel>,
+    /// The kernel of the `gemm` row (`--gemm-kernel`, as [`gemm_kernel`]; `None`: the device
+    /// default).
+    pub gemm_kernel: Option<linalg_common::gemm::GemmKernel>,
+}
+
+/// A GEMM kernel by name: `simt` (128 × 128 vector tiles), `tc` (3×TF32, WMMA), `mma`
+/// (3×TF32, mma.sync, the default tiling) or `mma512` (mma.sync, 4 × 4 planes of 2 × 4).
+pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
+    use linalg_common::gemm::{BIG_TILES, GemmKernel};
+    use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
+    match name {
+        "simt" => GemmKernel::Simt(BIG_TILES),
+        "tc" => GemmKernel::Tf32x3(linalg_common::gemm_tc::TC_DEFAULT),
+        "mma" => GemmKernel::Tf32x3Mma(MMA_DEFAULT),
+        "mma512" => GemmKernel::Tf32x3Mma(MmaTiles {
+            warps_m: 4,
+            warps_n: 4,
+            tiles_m: 2,
+            tiles_n: 4,
+            ..MMA_DEFAULT
+        }),
+        _ => panic!("a GEMM kernel: simt, tc, mma or mma512"),
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -220,7 +243,11 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                 )
             }
             Op::Gemm => {
-                let g = GemmLaunch::new(&linalg_common::launch::Hardware::of(client)).unwrap();
+                let hw = linalg_common::launch::Hardware::of(client);
+                let g = match ctx.gemm_kernel {
+                    Some(k) => GemmLaunch::of_kernel(&hw, k).expect("the device runs this kernel"),
+                    None => GemmLaunch::new(&hw).unwrap(),
+                };
                 let hc = client.empty(n * n * 4);
                 let h = ha.clone();
                 (

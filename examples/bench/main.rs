@@ -36,7 +36,8 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
       [--qr-outer N] (the main geqrf / orgqr / qr rows with geqrf's outer blocks of N columns; 0: none)
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
-      [--qr-big-gemm simt|tc|mma] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
+      [--qr-big-gemm simt|tc|mma|mma512] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
+      [--gemm-kernel simt|tc|mma|mma512] (the gemm row's kernel)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -261,6 +262,7 @@ fn main() {
                 qr_outer: None,
                 qr_tsqr_top: None,
                 qr_big_gemm: None,
+                gemm_kernel: None,
             });
             return;
         }
@@ -364,14 +366,8 @@ fn main() {
         qr_tsqr_top: args
             .get("qr-tsqr-top")
             .map(|v| v.parse().expect("--qr-tsqr-top: a number of rows")),
-        qr_big_gemm: args.get("qr-big-gemm").map(|v| match v {
-            "simt" => linalg_common::gemm::GemmKernel::Simt(linalg_common::gemm::BIG_TILES),
-            "tc" => linalg_common::gemm::GemmKernel::Tf32x3(linalg_common::gemm_tc::TC_DEFAULT),
-            "mma" => {
-                linalg_common::gemm::GemmKernel::Tf32x3Mma(linalg_common::gemm_mma::MMA_DEFAULT)
-            }
-            _ => panic!("--qr-big-gemm: simt, tc or mma"),
-        }),
+        qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
+        gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));
