@@ -524,7 +524,7 @@ fn combo_sweep(
 pub fn tc_sweep(client: &Client, samples: usize) {
     use linalg_common::gemm::GemmKernel;
     use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
-    use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
+    use linalg_common::gemm_tc::TC_DEFAULT;
     let hw = linalg_common::launch::Hardware::of(client);
     let n = 4096;
     let a = uniform_vec(1, n * n);
@@ -544,20 +544,12 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         print!(" {:>10} {:>9}", format!("potrf {m}"), "resid");
     }
     println!();
-    let tc = |wm, wn, fm, fn_, tk, fk, sh| TcConfig {
-        warps_m: wm,
-        warps_n: wn,
-        frags_m: fm,
-        frags_n: fn_,
-        tile_k: tk,
-        flush_k: fk,
-        sums_in_shared: sh,
-    };
     // The SIMT row names its kernel: `gemm_big: None` is the tensor-core default on GPUs that
     // have one.
     let simt = GemmLaunch::big(&hw).map(|g| g.kernel);
     let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt 128x128".into(), simt)];
-    for cfg in [TC_DEFAULT, tc(4, 4, 2, 2, 32, 128, true)] {
+    {
+        let cfg = TC_DEFAULT;
         let label = format!(
             "tc {}x{}w {}x{}f k{} flush {}{}",
             cfg.warps_m,
@@ -581,14 +573,11 @@ pub fn tc_sweep(client: &Client, samples: usize) {
     for cfg in [
         MMA_DEFAULT,
         mma(2, 4, 4, 4, 32, 128),
-        mma(2, 4, 4, 4, 8, 128),
-        mma(2, 4, 4, 4, 16, 256),
         mma(2, 4, 4, 4, 16, 0),
         mma(4, 2, 2, 8, 16, 128),
-        mma(2, 2, 4, 4, 16, 128),
         mma(2, 4, 4, 2, 16, 128),
         mma(4, 4, 2, 4, 16, 128),
-        mma(4, 2, 4, 4, 16, 128),
+        mma(2, 2, 4, 4, 16, 128),
     ] {
         let label = format!(
             "mma {}x{}w {}x{}t k{} flush {}",
