@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 20, run 2 (profile): why the mma.sync 3xTF32 kernel reaches 25-32 TFLOP/s. ncu of
+# Session 20, run 2 (profile, on the run-1 kernel: MmaDefinition fragments, which lower to
+# llvm.nvvm.mma.m16n8k8.row.col.tf32): why it reaches 25-32 TFLOP/s. ncu of
 # one 4096^3 A*B^T launch of the default tiling (2x4 planes of 4x4) and of 4x4 planes of 2x4,
 # and of the SIMT 128x128 kernel for comparison; the CUDA source of the mma kernel.
 cd "$(dirname "$0")/../.."

@@ -22,13 +22,23 @@
 //! Accumulation: the tensor cores add with truncation (measured on the H200: 3e-6 relative
 //! to Σ|a||b| over K = 4096, against 7e-8 for f32 FMAs). Every `flush_k` of K the accumulator
 //! registers are added into f32 sums (round to nearest) and restart from zero.
+//!
+//! Measured on the H200 (BENCHMARKS.md, session 20): 4.4e-8 of Σ|a||b| at K = 4096 (the
+//! SIMT kernel: 6.6e-8), but 25–32 TFLOP/s at 4096³ against the SIMT kernel's 40, so it is
+//! opt-in (`GemmKernel::Tf32x3Mma`). The fragments lower to `llvm.nvvm.mma.m16n8k8.row.col.tf32`
+//! with no spills (ncu: 234 registers, 8 warps per multiprocessor), but HMMA is only 11 % of
+//! the executed instructions: IMAD 39 % and MOV 15 %, the fragments and accumulators copied
+//! around every `mma.sync`.
 use crate::gemm::{GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
+use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
 
 /// Units in one plane: `mma.sync` is a 32-lane warp instruction.
 pub const MMA_PLANE: usize = 32;
 
 type V4<F> = Vector<F, Const<4>>;
+type Frag<F> = Vector<F, Const<1>>;
+type Acc = Vector<f32, Const<2>>;
 
 /// Tile shape of the manual-MMA kernel (comptime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,7 +87,8 @@ impl MmaTiles {
 }
 
 /// The default: 128 × 128 tiles, 2 × 4 planes of 4 × 4 accumulators (64 × 32 each), K windows
-/// of 16, flushed every 128 of K.
+/// of 16, flushed every 128 of K (H200, 4096³: 27–28 TFLOP/s; 4 × 4 planes of 2 × 4 reached
+/// 30–33, still below the SIMT kernel's 40; BENCHMARKS.md).
 pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     warps_m: 2,
     warps_n: 4,
@@ -87,9 +98,11 @@ pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     flush_k: 128,
 };
 
-#[cube(launch_unchecked)]
+/// The kernel; public with a dummy-kernel constructor so that `examples/ptx_probe.rs` can
+/// compile it for CUDA on a host without a GPU. Launch it through `GemmLaunch`.
+#[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn gemm_mma_kernel(
+pub fn gemm_mma_kernel(
     a: &[f32],
     b: &[f32],
     c: &mut [f32],
@@ -125,20 +138,31 @@ pub(crate) fn gemm_mma_kernel(
     let b_base = sb.offset + bidx * sb.bs;
     let c_base = sc.offset + bidx * sc.bs;
 
-    let mut sh = Shared::<[V4<f32>]>::new_slice(comptime!(2 * half));
+    let mut sh = Shared::<[V4<tf32>]>::new_slice(comptime!(2 * half));
+    let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
 
-    // Accumulator f = i·tiles_n + j at acc[4f..4f + 4] (the m16n8 C fragment's c0 … c3), its
-    // f32 sums at total[4f..]; B fragments of column tile j at fb[4j..]: hi b0, b1, lo b0, b1;
-    // the A fragments of one row tile: hi a0 … a3, lo a0 … a3.
-    let mut acc = Array::<f32>::new(comptime!(tm * tn * 4));
+    let mut acc = Sequence::<Array<Acc>>::new();
+    #[unroll]
+    for _ in 0..comptime!(tm * tn) {
+        let mut x = Array::<Acc>::new(2usize);
+        x[0usize] = Acc::broadcast(0.0);
+        x[1usize] = Acc::broadcast(0.0);
+        acc.push(x);
+    }
     let mut total = Array::<f32>::new(comptime!(tm * tn * 4));
     #[unroll]
     for e in 0..comptime!(tm * tn * 4) {
-        acc[e] = 0.0;
         total[e] = 0.0;
     }
-    let mut fb = Array::<u32>::new(comptime!(tn * 4));
-    let mut fa = Array::<u32>::new(8usize);
+    let mut fb_hi = Sequence::<Array<Frag<tf32>>>::new();
+    let mut fb_lo = Sequence::<Array<Frag<tf32>>>::new();
+    #[unroll]
+    for _ in 0..tn {
+        fb_hi.push(Array::<Frag<tf32>>::new(2usize));
+        fb_lo.push(Array::<Frag<tf32>>::new(2usize));
+    }
+    let mut fa_hi = Array::<Frag<tf32>>::new(4usize);
+    let mut fa_lo = Array::<Frag<tf32>>::new(4usize);
 
     let mut pa = Array::<f32>::new(comptime!(2 * ia));
     let mut pb = Array::<f32>::new(comptime!(2 * ib));
@@ -246,31 +270,32 @@ pub(crate) fn gemm_mma_kernel(
             #[unroll]
             for j in 0..tn {
                 let v = sh[w + b_at + (wc + j * 8 + g) * ldv + s * 4 + t];
-                fb[j * 4] = u32::reinterpret(v.extract(0usize));
-                fb[j * 4 + 1] = u32::reinterpret(v.extract(2usize));
-                fb[j * 4 + 2] = u32::reinterpret(v.extract(1usize));
-                fb[j * 4 + 3] = u32::reinterpret(v.extract(3usize));
+                let hi = fb_hi.index_mut(j);
+                hi[0usize] = Frag::<tf32>::new(v.extract(0usize));
+                hi[1usize] = Frag::<tf32>::new(v.extract(2usize));
+                let lo = fb_lo.index_mut(j);
+                lo[0usize] = Frag::<tf32>::new(v.extract(1usize));
+                lo[1usize] = Frag::<tf32>::new(v.extract(3usize));
             }
             #[unroll]
             for i in 0..tm {
                 let r = w + (wr + i * 16 + g) * ldv + s * 4 + t;
                 let top = sh[r];
                 let bot = sh[r + 8 * ldv];
-                fa[0usize] = u32::reinterpret(top.extract(0usize));
-                fa[1usize] = u32::reinterpret(bot.extract(0usize));
-                fa[2usize] = u32::reinterpret(top.extract(2usize));
-                fa[3usize] = u32::reinterpret(bot.extract(2usize));
-                fa[4usize] = u32::reinterpret(top.extract(1usize));
-                fa[5usize] = u32::reinterpret(bot.extract(1usize));
-                fa[6usize] = u32::reinterpret(top.extract(3usize));
-                fa[7usize] = u32::reinterpret(bot.extract(3usize));
+                fa_hi[0usize] = Frag::<tf32>::new(top.extract(0usize));
+                fa_hi[1usize] = Frag::<tf32>::new(bot.extract(0usize));
+                fa_hi[2usize] = Frag::<tf32>::new(top.extract(2usize));
+                fa_hi[3usize] = Frag::<tf32>::new(bot.extract(2usize));
+                fa_lo[0usize] = Frag::<tf32>::new(top.extract(1usize));
+                fa_lo[1usize] = Frag::<tf32>::new(bot.extract(1usize));
+                fa_lo[2usize] = Frag::<tf32>::new(top.extract(3usize));
+                fa_lo[3usize] = Frag::<tf32>::new(bot.extract(3usize));
                 #[unroll]
                 for j in 0..tn {
-                    let f = (i * tn + j) * 4;
-                    // Small terms first: lo·hi, hi·lo, then hi·hi.
-                    mma_tf32(&fa, 4usize, &fb, j * 4, &mut acc, f);
-                    mma_tf32(&fa, 0usize, &fb, j * 4 + 2, &mut acc, f);
-                    mma_tf32(&fa, 0usize, &fb, j * 4, &mut acc, f);
+                    let d = acc.index_mut(i * tn + j);
+                    def.execute_inplace(&fa_lo, fb_hi.index(j), d);
+                    def.execute_inplace(&fa_hi, fb_lo.index(j), d);
+                    def.execute_inplace(&fa_hi, fb_hi.index(j), d);
                 }
             }
         }
@@ -282,9 +307,15 @@ pub(crate) fn gemm_mma_kernel(
         }
         if flush {
             #[unroll]
-            for e in 0..comptime!(tm * tn * 4) {
-                total[e] += acc[e];
-                acc[e] = 0.0;
+            for f in 0..comptime!(tm * tn) {
+                let d = acc.index_mut(f);
+                #[unroll]
+                for h in 0..2usize {
+                    let v = d[h];
+                    total[f * 4 + h * 2] += v.extract(0usize);
+                    total[f * 4 + h * 2 + 1] += v.extract(1usize);
+                    d[h] = Acc::broadcast(0.0);
+                }
             }
             windows = 0;
         }
@@ -398,7 +429,7 @@ fn load_pairs(
 #[allow(clippy::too_many_arguments)]
 fn split_pairs(
     regs: &Array<f32>,
-    sh: &mut Shared<[V4<f32>]>,
+    sh: &mut Shared<[V4<tf32>]>,
     off: usize,
     unit: usize,
     #[comptime] x_len: usize,
@@ -424,60 +455,15 @@ fn split_pairs(
     }
 }
 
-/// `[hi(v0), lo(v0), hi(v1), lo(v1)]` with hi = T(x) (round to nearest) and lo = T(x − hi),
-/// as f32 (exact: T's values are f32 values with low mantissa bits zero).
+/// `[hi(v0), lo(v0), hi(v1), lo(v1)]` with hi = T(x) (round to nearest) and lo = T(x − hi).
 #[cube]
-fn split_pair<T: Float>(v0: f32, v1: f32) -> V4<f32> {
-    let h0 = f32::cast_from(T::cast_from(v0));
-    let h1 = f32::cast_from(T::cast_from(v1));
-    let mut q = V4::<f32>::empty();
+fn split_pair<T: Float>(v0: f32, v1: f32) -> V4<T> {
+    let h0 = T::cast_from(v0);
+    let h1 = T::cast_from(v1);
+    let mut q = V4::<T>::empty();
     q.insert(0usize, h0);
-    q.insert(1usize, f32::cast_from(T::cast_from(v0 - h0)));
+    q.insert(1usize, T::cast_from(v0 - f32::cast_from(h0)));
     q.insert(2usize, h1);
-    q.insert(3usize, f32::cast_from(T::cast_from(v1 - h1)));
+    q.insert(3usize, T::cast_from(v1 - f32::cast_from(h1)));
     q
-}
-
-/// d ← a·b + d for one m16n8k8 TF32 step (PTX `mma.sync`, all 32 lanes): A fragment
-/// a[ao..ao + 4], B fragment b[bo..bo + 2] (TF32 bit patterns), C = D fragment d[d_at..d_at + 4],
-/// each a scalar register (the fragments of `cubecl::cmma::MmaDefinition` pass through arrays
-/// reinterpreted as vectors, which measured 25–32 TFLOP/s here, BENCHMARKS.md).
-#[cube]
-fn mma_tf32(
-    a: &Array<u32>,
-    #[comptime] ao: usize,
-    b: &Array<u32>,
-    #[comptime] bo: usize,
-    d: &mut Array<f32>,
-    #[comptime] d_at: usize,
-) {
-    let (a0, a1, a2, a3) = (a[ao], a[ao + 1], a[ao + 2], a[ao + 3]);
-    let (b0, b1) = (b[bo], b[bo + 1]);
-    let (c0, c1, c2, c3) = (d[d_at], d[d_at + 1], d[d_at + 2], d[d_at + 3]);
-    let d0: f32;
-    let d1: f32;
-    let d2: f32;
-    let d3: f32;
-    gpu_asm!(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};",
-        d0 = out(_) d0,
-        d1 = out(_) d1,
-        d2 = out(_) d2,
-        d3 = out(_) d3,
-        a0 = in(_) a0,
-        a1 = in(_) a1,
-        a2 = in(_) a2,
-        a3 = in(_) a3,
-        b0 = in(_) b0,
-        b1 = in(_) b1,
-        c0 = in(_) c0,
-        c1 = in(_) c1,
-        c2 = in(_) c2,
-        c3 = in(_) c3,
-        options(nomem),
-    );
-    d[d_at] = d0;
-    d[d_at + 1] = d1;
-    d[d_at + 2] = d2;
-    d[d_at + 3] = d3;
 }
