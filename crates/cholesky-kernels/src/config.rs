@@ -21,8 +21,9 @@ pub struct CholeskyParams {
     pub gemm: Option<GemmConfig>,
     /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
     /// columns and a K of at least `big_min_k`: true-f32 SIMT ([`GemmKernel::Simt`]) or
-    /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`]; where the device has
-    /// no TF32 fragments, the launch is refused). Default: [`GemmLaunch::big`] (SIMT, 128×128
+    /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`], WMMA fragments, or
+    /// [`GemmKernel::Tf32x3Mma`], `mma.sync`: 4.4e-8 of Σ|a||b| but 25–32 TFLOP/s; where the
+    /// device has no such fragments, the launch is refused). Default: [`GemmLaunch::big`] (SIMT, 128×128
     /// tiles of 4-vectors: 40 TFLOP/s on the H200 at 4096³, where
     /// [`linalg_common::gemm_tc::TC_DEFAULT`] reaches 33;
     /// potrf 16384 in 58.5 ms against 63.9 with 3×TF32; BENCHMARKS.md); elsewhere `gemm`.
