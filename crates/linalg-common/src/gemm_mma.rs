@@ -114,7 +114,7 @@ pub fn gemm_mma_kernel(
     #[comptime] op: GemmOp,
     #[comptime] layout: Layout,
 ) {
-    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    let (bm, bn, bk) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k));
     let (tm, tn) = comptime!((cfg.tiles_m, cfg.tiles_n));
     let ldv = comptime!(cfg.ldv());
     // One window: bm rows of A, then bn rows (columns of C) of B.
@@ -166,62 +166,11 @@ pub fn gemm_mma_kernel(
 
     let mut pa = Array::<f32>::new(comptime!(2 * ia));
     let mut pb = Array::<f32>::new(comptime!(2 * ib));
-    // A(x, k) at a_base + x·rs + k·cs; B's columns are the rows of its window: (y, k) at
-    // b_base + y·cs + k·rs.
-    load_pairs(
-        a,
-        a_base,
-        sa.rs,
-        sa.cs,
-        row0,
-        0,
-        dims.m,
-        kdim,
-        &mut pa,
-        unit,
-        bm,
-        bk,
-        units,
-        !layout.a_col_major,
+    fetch_windows(
+        a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
+        layout,
     );
-    load_pairs(
-        b,
-        b_base,
-        sb.cs,
-        sb.rs,
-        col0,
-        0,
-        dims.n,
-        kdim,
-        &mut pb,
-        unit,
-        bn,
-        bk,
-        units,
-        layout.b_col_major,
-    );
-    split_pairs(
-        &pa,
-        &mut sh,
-        0,
-        unit,
-        bm,
-        bk,
-        units,
-        ldv,
-        !layout.a_col_major,
-    );
-    split_pairs(
-        &pb,
-        &mut sh,
-        b_at,
-        unit,
-        bn,
-        bk,
-        units,
-        ldv,
-        layout.b_col_major,
-    );
+    stash_windows(&pa, &pb, &mut sh, 0, unit, cfg, layout);
     sync_cube();
 
     let mut k0 = 0usize;
@@ -231,37 +180,9 @@ pub fn gemm_mma_kernel(
         let next = k0 + bk;
         // Uniform per cube.
         if next < kdim {
-            load_pairs(
-                a,
-                a_base,
-                sa.rs,
-                sa.cs,
-                row0,
-                next,
-                dims.m,
-                kdim,
-                &mut pa,
-                unit,
-                bm,
-                bk,
-                units,
-                !layout.a_col_major,
-            );
-            load_pairs(
-                b,
-                b_base,
-                sb.cs,
-                sb.rs,
-                col0,
-                next,
-                dims.n,
-                kdim,
-                &mut pb,
-                unit,
-                bn,
-                bk,
-                units,
-                layout.b_col_major,
+            fetch_windows(
+                a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, next, &mut pa, &mut pb,
+                unit, cfg, layout,
             );
         }
         let w = cur * half;
@@ -321,29 +242,7 @@ pub fn gemm_mma_kernel(
         }
         // The other window was last read before the previous barrier.
         if next < kdim {
-            let o = (1 - cur) * half;
-            split_pairs(
-                &pa,
-                &mut sh,
-                o,
-                unit,
-                bm,
-                bk,
-                units,
-                ldv,
-                !layout.a_col_major,
-            );
-            split_pairs(
-                &pb,
-                &mut sh,
-                o + b_at,
-                unit,
-                bn,
-                bk,
-                units,
-                ldv,
-                layout.b_col_major,
-            );
+            stash_windows(&pa, &pb, &mut sh, (1 - cur) * half, unit, cfg, layout);
         }
         sync_cube();
         cur = 1 - cur;
@@ -374,10 +273,119 @@ pub fn gemm_mma_kernel(
     }
 }
 
+/// This unit's pairs of the A window (rows `row0..` of C, K `k0..`: A(x, k) at
+/// `a_base + x·rs + k·cs`) and of the B window (its rows are C's columns `col0..`: (y, k) at
+/// `b_base + y·cs + k·rs`) of K window `k0`, into registers.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn fetch_windows(
+    a: &[f32],
+    b: &[f32],
+    a_base: usize,
+    b_base: usize,
+    sa: &Strides,
+    sb: &Strides,
+    dims: &MatArgs,
+    kdim: usize,
+    row0: usize,
+    col0: usize,
+    k0: usize,
+    pa: &mut Array<f32>,
+    pb: &mut Array<f32>,
+    unit: usize,
+    #[comptime] cfg: MmaTiles,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    load_pairs(
+        a,
+        a_base,
+        sa.rs,
+        sa.cs,
+        row0,
+        k0,
+        dims.m,
+        kdim,
+        pa,
+        unit,
+        bm,
+        bk,
+        units,
+        !layout.a_col_major,
+    );
+    load_pairs(
+        b,
+        b_base,
+        sb.cs,
+        sb.rs,
+        col0,
+        k0,
+        dims.n,
+        kdim,
+        pb,
+        unit,
+        bn,
+        bk,
+        units,
+        layout.b_col_major,
+    );
+}
+
+/// The registers of [`fetch_windows`] split into the shared window at vector `off` (A's rows,
+/// then B's from `tile_m·ldv`).
+#[cube]
+fn stash_windows(
+    pa: &Array<f32>,
+    pb: &Array<f32>,
+    sh: &mut Shared<[V4<tf32>]>,
+    off: usize,
+    unit: usize,
+    #[comptime] cfg: MmaTiles,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units, ldv) = comptime!((
+        cfg.tile_m(),
+        cfg.tile_n(),
+        cfg.tile_k,
+        cfg.units(),
+        cfg.ldv()
+    ));
+    let b_at = comptime!(cfg.tile_m() * cfg.ldv());
+    split_pairs(pa, sh, off, unit, bm, bk, units, ldv, !layout.a_col_major);
+    split_pairs(
+        pb,
+        sh,
+        off + b_at,
+        unit,
+        bn,
+        bk,
+        units,
+        ldv,
+        layout.b_col_major,
+    );
+}
+
+/// Row x and vector kq (k = 8·(kq / 4) + kq % 4) of pair `idx` of an `x_len × k_len` window:
+/// kq varies fastest where K is the contiguous dimension (`k_fastest`), else x.
+#[cube]
+fn pair_slot(
+    idx: usize,
+    #[comptime] x_len: usize,
+    #[comptime] k_len: usize,
+    #[comptime] k_fastest: bool,
+) -> (usize, usize) {
+    let mut x = idx % x_len;
+    let mut kq = idx / x_len;
+    if comptime!(k_fastest) {
+        x = idx / comptime!(k_len / 2);
+        kq = idx % comptime!(k_len / 2);
+    }
+    (x, kq)
+}
+
 /// This unit's pairs (x, k), (x, k + 4) of an `x_len × k_len` window at (x0, k0) — element at
-/// `base + x·xs + k·ks`, zeros past `xmax`, `kmax` — into `regs[2p]`, `regs[2p + 1]`. Pair
-/// `idx = unit + p·units` is row x and vector `kq` (k = 8·(kq / 4) + kq % 4), kq varying
-/// fastest where K is the contiguous dimension (`k_fastest`), else x.
+/// `base + x·xs + k·ks`, zeros past `xmax`, `kmax` — into `regs[2p]`, `regs[2p + 1]`, pair
+/// `idx = unit + p·units` at [`pair_slot`].
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn load_pairs(
@@ -396,16 +404,10 @@ fn load_pairs(
     #[comptime] units: usize,
     #[comptime] k_fastest: bool,
 ) {
-    let kv = comptime!(k_len / 2);
     #[unroll]
     for p in 0..comptime!((x_len * k_len / 2).div_ceil(units)) {
         let idx = unit + p * units;
-        let mut x = idx % x_len;
-        let mut kq = idx / x_len;
-        if comptime!(k_fastest) {
-            x = idx / kv;
-            kq = idx % kv;
-        }
+        let (x, kq) = pair_slot(idx, x_len, k_len, k_fastest);
         let gx = x0 + x;
         let gk = k0 + (kq / 4) * 8 + kq % 4;
         let mut v0 = 0.0f32;
@@ -438,16 +440,10 @@ fn split_pairs(
     #[comptime] ldv: usize,
     #[comptime] k_fastest: bool,
 ) {
-    let kv = comptime!(k_len / 2);
     #[unroll]
     for p in 0..comptime!((x_len * k_len / 2).div_ceil(units)) {
         let idx = unit + p * units;
-        let mut x = idx % x_len;
-        let mut kq = idx / x_len;
-        if comptime!(k_fastest) {
-            x = idx / kv;
-            kq = idx % kv;
-        }
+        let (x, kq) = pair_slot(idx, x_len, k_len, k_fastest);
         if idx < comptime!(x_len * k_len / 2) {
             let q = split_pair::<tf32>(regs[2 * p], regs[2 * p + 1]);
             sh[off + x * ldv + kq] = q;

@@ -51,23 +51,21 @@ impl Hardware {
             max_shared_bytes: hw.max_shared_memory_size,
             max_cube_count: hw.max_cube_count,
             num_sms: hw.num_streaming_multiprocessors,
-            tf32_mma: client.features().matmul.cmma.contains(&MmaConfig {
-                a_type: ElemType::Float(FloatKind::TF32),
-                b_type: ElemType::Float(FloatKind::TF32),
-                cd_type: ElemType::Float(FloatKind::F32),
-                m: 16,
-                n: 16,
-                k: 8,
-            }),
-            tf32_manual_mma: client.features().matmul.mma.contains(&MmaConfig {
-                a_type: ElemType::Float(FloatKind::TF32),
-                b_type: ElemType::Float(FloatKind::TF32),
-                cd_type: ElemType::Float(FloatKind::F32),
-                m: 16,
-                n: 8,
-                k: 8,
-            }),
+            tf32_mma: client.features().matmul.cmma.contains(&tf32_mma(16)),
+            tf32_manual_mma: client.features().matmul.mma.contains(&tf32_mma(8)),
             storage_sync: client.features().device_memory_scope,
         }
+    }
+}
+
+/// TF32 × TF32 → f32 fragments of 16 × `n` × 8.
+fn tf32_mma(n: u32) -> MmaConfig {
+    MmaConfig {
+        a_type: ElemType::Float(FloatKind::TF32),
+        b_type: ElemType::Float(FloatKind::TF32),
+        cd_type: ElemType::Float(FloatKind::F32),
+        m: 16,
+        n,
+        k: 8,
     }
 }
