@@ -572,12 +572,12 @@ pub fn tc_sweep(client: &Client, samples: usize) {
     };
     for cfg in [
         MMA_DEFAULT,
-        mma(2, 4, 4, 4, 32, 128),
-        mma(2, 4, 4, 4, 16, 0),
-        mma(4, 2, 2, 8, 16, 128),
-        mma(2, 4, 4, 2, 16, 128),
-        mma(4, 4, 2, 4, 16, 128),
-        mma(2, 2, 4, 4, 16, 128),
+        mma(2, 4, 4, 4, 16, 128),
+        mma(2, 4, 4, 4, 32, 256),
+        mma(4, 4, 2, 4, 32, 128),
+        mma(4, 4, 2, 4, 32, 256),
+        mma(4, 2, 2, 8, 32, 128),
+        mma(2, 2, 4, 4, 32, 128),
     ] {
         let label = format!(
             "mma {}x{}w {}x{}t k{} flush {}",

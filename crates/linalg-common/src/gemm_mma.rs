@@ -65,14 +65,9 @@ impl MmaTiles {
     pub fn units(&self) -> usize {
         self.warps_m * self.warps_n * MMA_PLANE
     }
-    /// 4-vectors between rows of a shared window: `tile_k / 2`, padded to ≡ 4 (mod 8).
-    pub fn ldv(&self) -> usize {
-        let base = self.tile_k / 2;
-        base + (12 - base % 8) % 8
-    }
-    /// Shared memory of one launch in bytes: two windows of A and B rows.
+    /// Shared memory of one launch in bytes: two windows of A and B fragments.
     pub fn shared_bytes(&self) -> usize {
-        2 * (self.tile_m() + self.tile_n()) * self.ldv() * 16
+        2 * (self.tile_m() + self.tile_n()) * self.tile_k / 2 * 16
     }
     /// Whether the shape is one the kernel is written for.
     pub fn valid(&self) -> bool {
@@ -87,14 +82,14 @@ impl MmaTiles {
 }
 
 /// The default: 128 × 128 tiles, 2 × 4 planes of 4 × 4 accumulators (64 × 32 each), K windows
-/// of 16, flushed every 128 of K (H200, 4096³: 27–28 TFLOP/s; 4 × 4 planes of 2 × 4 reached
-/// 30–33, still below the SIMT kernel's 40; BENCHMARKS.md).
+/// of 32, flushed every 128 of K (H200, 4096³, session 21's fragment-major layout: 44–47
+/// TFLOP/s against 35–37 with windows of 16 and 40 for the SIMT kernel; BENCHMARKS.md).
 pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     warps_m: 2,
     warps_n: 4,
     tiles_m: 4,
     tiles_n: 4,
-    tile_k: 16,
+    tile_k: 32,
     flush_k: 128,
 };
 
@@ -116,13 +111,14 @@ pub fn gemm_mma_kernel(
 ) {
     let (bm, bn, bk) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k));
     let (tm, tn) = comptime!((cfg.tiles_m, cfg.tiles_n));
-    let ldv = comptime!(cfg.ldv());
     // One window: bm rows of A, then bn rows (columns of C) of B.
-    let half = comptime!((cfg.tile_m() + cfg.tile_n()) * cfg.ldv());
-    let b_at = comptime!(cfg.tile_m() * cfg.ldv());
+    // One window: A's fragment quads (tile_m·tile_k/2 vectors), then B's (tile_n·tile_k/2).
+    let half = comptime!((cfg.tile_m() + cfg.tile_n()) * cfg.tile_k / 2);
+    let b_at = comptime!(cfg.tile_m() * cfg.tile_k / 2);
+    let steps = comptime!(cfg.tile_k / 8);
     let flush_windows = comptime!(cfg.flush_k / cfg.tile_k);
     // Pairs (k, k + 4) per unit and window.
-    let ia = comptime!((cfg.tile_m() * cfg.tile_k / 2).div_ceil(cfg.units()));
+    let ia = comptime!((cfg.tile_m() * cfg.tile_k / 4).div_ceil(cfg.units()));
     let ib = comptime!((cfg.tile_n() * cfg.tile_k / 2).div_ceil(cfg.units()));
 
     let at = tile_at(&dims, bm, bn, op.lower_only);
@@ -164,12 +160,20 @@ pub fn gemm_mma_kernel(
     let mut fa_hi = Array::<Frag<tf32>>::new(4usize);
     let mut fa_lo = Array::<Frag<tf32>>::new(4usize);
 
-    let mut pa = Array::<f32>::new(comptime!(2 * ia));
+    let mut pa = Array::<f32>::new(comptime!(4 * ia));
     let mut pb = Array::<f32>::new(comptime!(2 * ib));
-    fetch_windows(
-        a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
-        layout,
-    );
+    // Uniform per cube.
+    if bk <= kdim {
+        fetch_windows(
+            a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit,
+            cfg, false,
+        );
+    } else {
+        fetch_windows(
+            a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit,
+            cfg, true,
+        );
+    }
     stash_windows(&pa, &pb, &mut sh, 0, unit, cfg, layout);
     sync_cube();
 
@@ -178,11 +182,16 @@ pub fn gemm_mma_kernel(
     let mut windows = 0u32;
     while k0 < kdim {
         let next = k0 + bk;
-        // Uniform per cube.
-        if next < kdim {
+        // Uniform per cube: whole windows load without predicates (see `load_frags`).
+        if next + bk <= kdim {
             fetch_windows(
                 a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, next, &mut pa, &mut pb,
-                unit, cfg, layout,
+                unit, cfg, false,
+            );
+        } else if next < kdim {
+            fetch_windows(
+                a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, next, &mut pa, &mut pb,
+                unit, cfg, true,
             );
         }
         let w = cur * half;
@@ -190,27 +199,24 @@ pub fn gemm_mma_kernel(
         for s in 0..comptime!(cfg.tile_k / 8) {
             #[unroll]
             for j in 0..tn {
-                let v = sh[w + b_at + (wc + j * 8 + g) * ldv + s * 4 + t];
+                let v = sh[w + b_at + ((wc / 8 + j) * steps + s) * 32 + lane];
                 let hi = fb_hi.index_mut(j);
                 hi[0usize] = Frag::<tf32>::new(v.extract(0usize));
-                hi[1usize] = Frag::<tf32>::new(v.extract(2usize));
+                hi[1usize] = Frag::<tf32>::new(v.extract(1usize));
                 let lo = fb_lo.index_mut(j);
-                lo[0usize] = Frag::<tf32>::new(v.extract(1usize));
+                lo[0usize] = Frag::<tf32>::new(v.extract(2usize));
                 lo[1usize] = Frag::<tf32>::new(v.extract(3usize));
             }
             #[unroll]
             for i in 0..tm {
-                let r = w + (wr + i * 16 + g) * ldv + s * 4 + t;
-                let top = sh[r];
-                let bot = sh[r + 8 * ldv];
-                fa_hi[0usize] = Frag::<tf32>::new(top.extract(0usize));
-                fa_hi[1usize] = Frag::<tf32>::new(bot.extract(0usize));
-                fa_hi[2usize] = Frag::<tf32>::new(top.extract(2usize));
-                fa_hi[3usize] = Frag::<tf32>::new(bot.extract(2usize));
-                fa_lo[0usize] = Frag::<tf32>::new(top.extract(1usize));
-                fa_lo[1usize] = Frag::<tf32>::new(bot.extract(1usize));
-                fa_lo[2usize] = Frag::<tf32>::new(top.extract(3usize));
-                fa_lo[3usize] = Frag::<tf32>::new(bot.extract(3usize));
+                let q = w + (((wr / 16 + i) * steps + s) * 2) * 32 + lane;
+                let hq = sh[q];
+                let lq = sh[q + 32];
+                #[unroll]
+                for e in 0..4usize {
+                    fa_hi[e] = Frag::<tf32>::new(hq.extract(e));
+                    fa_lo[e] = Frag::<tf32>::new(lq.extract(e));
+                }
                 #[unroll]
                 for j in 0..tn {
                     let d = acc.index_mut(i * tn + j);
@@ -294,45 +300,19 @@ fn fetch_windows(
     pb: &mut Array<f32>,
     unit: usize,
     #[comptime] cfg: MmaTiles,
-    #[comptime] layout: Layout,
+    #[comptime] tail: bool,
 ) {
     let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
-    load_pairs(
-        a,
-        a_base,
-        sa.rs,
-        sa.cs,
-        row0,
-        k0,
-        dims.m,
-        kdim,
-        pa,
-        unit,
-        bm,
-        bk,
-        units,
-        !layout.a_col_major,
+    load_frags(
+        a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, tail,
     );
-    load_pairs(
-        b,
-        b_base,
-        sb.cs,
-        sb.rs,
-        col0,
-        k0,
-        dims.n,
-        kdim,
-        pb,
-        unit,
-        bn,
-        bk,
-        units,
-        layout.b_col_major,
+    load_frags(
+        b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, tail,
     );
 }
 
 /// The registers of [`fetch_windows`] split into the shared window at vector `off` (A's rows,
-/// then B's from `tile_m·ldv`).
+/// then B's from `tile_m·tile_k/2`).
 #[cube]
 fn stash_windows(
     pa: &Array<f32>,
@@ -341,54 +321,28 @@ fn stash_windows(
     off: usize,
     unit: usize,
     #[comptime] cfg: MmaTiles,
-    #[comptime] layout: Layout,
+    #[comptime] _layout: Layout,
 ) {
-    let (bm, bn, bk, units, ldv) = comptime!((
-        cfg.tile_m(),
-        cfg.tile_n(),
-        cfg.tile_k,
-        cfg.units(),
-        cfg.ldv()
-    ));
-    let b_at = comptime!(cfg.tile_m() * cfg.ldv());
-    split_pairs(pa, sh, off, unit, bm, bk, units, ldv, !layout.a_col_major);
-    split_pairs(
-        pb,
-        sh,
-        off + b_at,
-        unit,
-        bn,
-        bk,
-        units,
-        ldv,
-        layout.b_col_major,
-    );
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    let b_at = comptime!(cfg.tile_m() * cfg.tile_k / 2);
+    split_frags(pa, sh, off, unit, bm, bk, units, true);
+    split_frags(pb, sh, off + b_at, unit, bn, bk, units, false);
 }
 
-/// Row x and vector kq (k = 8·(kq / 4) + kq % 4) of pair `idx` of an `x_len × k_len` window:
-/// kq varies fastest where K is the contiguous dimension (`k_fastest`), else x.
-#[cube]
-fn pair_slot(
-    idx: usize,
-    #[comptime] x_len: usize,
-    #[comptime] k_len: usize,
-    #[comptime] k_fastest: bool,
-) -> (usize, usize) {
-    let mut x = idx % x_len;
-    let mut kq = idx / x_len;
-    if comptime!(k_fastest) {
-        x = idx / comptime!(k_len / 2);
-        kq = idx % comptime!(k_len / 2);
-    }
-    (x, kq)
-}
-
-/// This unit's pairs (x, k), (x, k + 4) of an `x_len × k_len` window at (x0, k0) — element at
-/// `base + x·xs + k·ks`, zeros past `xmax`, `kmax` — into `regs[2p]`, `regs[2p + 1]`, pair
-/// `idx = unit + p·units` at [`pair_slot`].
+/// This unit's fragment items of an `x_len × k_len` window at (x0, k0) — element (x, k) at
+/// `base + x·xs + k·ks`, zeros past `xmax`, `kmax` — into registers. Item `idx = unit + p·units`
+/// is lane `idx % 32` = (g, t) of tile `idx / 32 / (k_len / 8)` (16 rows with `quad`, else 8)
+/// at K step `idx / 32 % (k_len / 8)`: with `quad` (A) the four elements (g, t), (g + 8, t),
+/// (g, t + 4), (g + 8, t + 4) into `regs[4p..]`, else (B, x the column) (g, t), (g, t + 4) into
+/// `regs[2p..]`.
+///
+/// Without `tail` (the window lies inside K) the loads carry no predicate: a row past `xmax`
+/// reads row `xmax − 1` instead, whose products land only in rows or columns of C that are
+/// never stored. Predicated loads into zeroed registers made the H200 stall at every window
+/// (ncu, session 21: a third of the stall samples on one register move among the loads).
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn load_pairs(
+fn load_frags(
     src: &[f32],
     base: usize,
     xs: usize,
@@ -402,34 +356,52 @@ fn load_pairs(
     #[comptime] x_len: usize,
     #[comptime] k_len: usize,
     #[comptime] units: usize,
-    #[comptime] k_fastest: bool,
+    #[comptime] quad: bool,
+    #[comptime] tail: bool,
 ) {
+    let rows = comptime!(if quad { 16 } else { 8 });
+    let per = comptime!(if quad { 4 } else { 2 });
+    let items = comptime!(x_len / rows * k_len / 8 * 32);
     #[unroll]
-    for p in 0..comptime!((x_len * k_len / 2).div_ceil(units)) {
+    for p in 0..comptime!(items.div_ceil(units)) {
         let idx = unit + p * units;
-        let (x, kq) = pair_slot(idx, x_len, k_len, k_fastest);
-        let gx = x0 + x;
-        let gk = k0 + (kq / 4) * 8 + kq % 4;
-        let mut v0 = 0.0f32;
-        let mut v1 = 0.0f32;
-        if idx < comptime!(x_len * k_len / 2) && gx < xmax {
-            if gk < kmax {
-                v0 = src[base + gx * xs + gk * ks];
+        let lane = idx % 32;
+        let rest = idx / 32;
+        let x = x0 + (rest / comptime!(k_len / 8)) * rows + lane / 4;
+        let k = k0 + (rest % comptime!(k_len / 8)) * 8 + lane % 4;
+        #[unroll]
+        for e in 0..per {
+            // e = 2·(k half) + (row half) with `quad`, else the k half.
+            let mut gx = x;
+            let mut gk = k;
+            if comptime!(quad) {
+                gx += (e % 2) * 8;
+                gk += (e / 2) * 4;
+            } else {
+                gk += e * 4;
             }
-            if gk + 4 < kmax {
-                v1 = src[base + gx * xs + (gk + 4) * ks];
+            if comptime!(tail) {
+                let mut v = 0.0f32;
+                if idx < items && gx < xmax && gk < kmax {
+                    v = src[base + gx * xs + gk * ks];
+                }
+                regs[per * p + e] = v;
+            } else if comptime!(items % units == 0) {
+                regs[per * p + e] = src[base + cubecl::prelude::min(gx, xmax - 1) * xs + gk * ks];
+            } else if idx < items {
+                regs[per * p + e] = src[base + cubecl::prelude::min(gx, xmax - 1) * xs + gk * ks];
             }
         }
-        regs[2 * p] = v0;
-        regs[2 * p + 1] = v1;
     }
 }
 
-/// Split the pairs of [`load_pairs`] and store them as `[hi(k), lo(k), hi(k + 4), lo(k + 4)]` at
-/// vector `off + x·ldv + kq` of the shared window.
+/// Split the items of [`load_frags`] and store them at `off`: with `quad` the hi quad at vector
+/// `(2·rest)·32 + lane` and the lo quad 32 vectors on (rest = idx / 32), else
+/// `[hi b0, hi b1, lo b0, lo b1]` at `rest·32 + lane`; each is one lane's fragment, in register
+/// order.
 #[cube]
 #[allow(clippy::too_many_arguments)]
-fn split_pairs(
+fn split_frags(
     regs: &Array<f32>,
     sh: &mut Shared<[V4<tf32>]>,
     off: usize,
@@ -437,16 +409,40 @@ fn split_pairs(
     #[comptime] x_len: usize,
     #[comptime] k_len: usize,
     #[comptime] units: usize,
-    #[comptime] ldv: usize,
-    #[comptime] k_fastest: bool,
+    #[comptime] quad: bool,
 ) {
+    let rows = comptime!(if quad { 16 } else { 8 });
+    let items = comptime!(x_len / rows * k_len / 8 * 32);
     #[unroll]
-    for p in 0..comptime!((x_len * k_len / 2).div_ceil(units)) {
+    for p in 0..comptime!(items.div_ceil(units)) {
         let idx = unit + p * units;
-        let (x, kq) = pair_slot(idx, x_len, k_len, k_fastest);
-        if idx < comptime!(x_len * k_len / 2) {
-            let q = split_pair::<tf32>(regs[2 * p], regs[2 * p + 1]);
-            sh[off + x * ldv + kq] = q;
+        let lane = idx % 32;
+        let rest = idx / 32;
+        if idx < items {
+            if comptime!(quad) {
+                let a = split_pair::<tf32>(regs[4 * p], regs[4 * p + 1]);
+                let b = split_pair::<tf32>(regs[4 * p + 2], regs[4 * p + 3]);
+                let mut hi = V4::<tf32>::empty();
+                let mut lo = V4::<tf32>::empty();
+                hi.insert(0usize, a.extract(0usize));
+                hi.insert(1usize, a.extract(2usize));
+                hi.insert(2usize, b.extract(0usize));
+                hi.insert(3usize, b.extract(2usize));
+                lo.insert(0usize, a.extract(1usize));
+                lo.insert(1usize, a.extract(3usize));
+                lo.insert(2usize, b.extract(1usize));
+                lo.insert(3usize, b.extract(3usize));
+                sh[off + rest * 64 + lane] = hi;
+                sh[off + rest * 64 + 32 + lane] = lo;
+            } else {
+                let a = split_pair::<tf32>(regs[2 * p], regs[2 * p + 1]);
+                let mut q = V4::<tf32>::empty();
+                q.insert(0usize, a.extract(0usize));
+                q.insert(1usize, a.extract(2usize));
+                q.insert(2usize, a.extract(1usize));
+                q.insert(3usize, a.extract(3usize));
+                sh[off + rest * 32 + lane] = q;
+            }
         }
     }
 }
