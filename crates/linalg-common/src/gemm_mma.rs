@@ -7,13 +7,13 @@
 //! [`crate::gemm_tc`], whose fragments are the WMMA API's and whose loads go element by
 //! element.
 //!
-//! Storage: the split happens once, when a K window is stored to shared memory. Each operand
-//! window is `rows × tile_k` (A: rows of C; B: columns of C) in 4-vectors
-//! `[hi(k), lo(k), hi(k + 4), lo(k + 4)]` for k = 8s + q (q < 4): vector `s·4 + q` of its row,
-//! rows `ldv ≡ 4 (mod 8)` vectors apart. Lane (g, t) = (lane / 4, lane % 4) of an m16n8k8 step
-//! needs A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4) and B(t, g), B(t + 4, g): one
-//! 16-byte read of rows g and g + 8 gives both A fragments (hi and lo), one read of column g
-//! both B fragments, and the eight lanes of each read phase hit distinct bank groups.
+//! Storage: the split happens once, when a K window is stored to shared memory, in fragment
+//! order. Lane (g, t) = (lane / 4, lane % 4) of an m16n8k8 step needs A(g, t), A(g + 8, t),
+//! A(g, t + 4), A(g + 8, t + 4) and B(t, g), B(t + 4, g). For each 16-row tile of A and K step
+//! of 8 the window holds 64 4-vectors: the lane's hi quad at vector `lane`, its lo quad at
+//! `32 + lane`; for each 8-column tile of B and K step, 32: `[hi b0, hi b1, lo b0, lo b1]` at
+//! `lane`. So each fragment is one 16-byte read already in register order (no moves before
+//! `mma.sync`), and a plane's 32 reads cover 512 consecutive bytes (no bank conflicts).
 //!
 //! Tiling: `warps_m × warps_n` planes; each owns `tiles_m × tiles_n` m16n8 accumulators. Two
 //! shared windows alternate (the next is fetched into registers while the current one
@@ -23,12 +23,10 @@
 //! to Σ|a||b| over K = 4096, against 7e-8 for f32 FMAs). Every `flush_k` of K the accumulator
 //! registers are added into f32 sums (round to nearest) and restart from zero.
 //!
-//! Measured on the H200 (BENCHMARKS.md, session 20): 4.4e-8 of Σ|a||b| at K = 4096 (the
-//! SIMT kernel: 6.6e-8), but 25–32 TFLOP/s at 4096³ against the SIMT kernel's 40, so it is
-//! opt-in (`GemmKernel::Tf32x3Mma`). The fragments lower to `llvm.nvvm.mma.m16n8k8.row.col.tf32`
-//! with no spills (ncu: 234 registers, 8 warps per multiprocessor), but HMMA is only 11 % of
-//! the executed instructions: IMAD 39 % and MOV 15 %, the fragments and accumulators copied
-//! around every `mma.sync`.
+//! Measured on the H200 (BENCHMARKS.md): 4.4e-8 of Σ|a||b| at K = 4096 (the SIMT kernel:
+//! 6.6e-8). Session 20's layout, whose fragments were gathered from two reads, reached
+//! 25–32 TFLOP/s at 4096³ (ncu: 4.5 register moves per HMMA); this one 44–47 with K windows
+//! of 32, against the SIMT kernel's 40.
 use crate::gemm::{GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
 use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
@@ -111,7 +109,6 @@ pub fn gemm_mma_kernel(
 ) {
     let (bm, bn, bk) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k));
     let (tm, tn) = comptime!((cfg.tiles_m, cfg.tiles_n));
-    // One window: bm rows of A, then bn rows (columns of C) of B.
     // One window: A's fragment quads (tile_m·tile_k/2 vectors), then B's (tile_n·tile_k/2).
     let half = comptime!((cfg.tile_m() + cfg.tile_n()) * cfg.tile_k / 2);
     let b_at = comptime!(cfg.tile_m() * cfg.tile_k / 2);
