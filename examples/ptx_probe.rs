@@ -7,11 +7,12 @@
 //! ```sh
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
-//!     --example ptx_probe -- [acm] [bcm] > kernel.ll   # acm / bcm: A / B column-major
+//!     --example ptx_probe -- [acm] [bcm] [sh] > kernel.ll
 //! ```
+//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory.
 use cubecl::prelude::*;
 use linalg_common::gemm::{GemmOp, Layout, MatArgsLaunch, View};
-use linalg_common::gemm_mma::{MMA_DEFAULT, gemm_mma_kernel};
+use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles, gemm_mma_kernel};
 use std::sync::Arc;
 
 fn main() {
@@ -22,6 +23,10 @@ fn main() {
     let props = Arc::new(client.properties().clone());
     let target =
         Arc::new(<cubecl::cuda::CudaRuntime as cubecl::__private::Runtime>::target_properties());
+    let cfg = MmaTiles {
+        sums_in_shared: args.iter().any(|a| a == "sh"),
+        ..MMA_DEFAULT
+    };
     let h = client.empty(64);
     let v = View::contiguous(4, 4);
     let layout = Layout {
@@ -45,7 +50,7 @@ fn main() {
         props,
         target,
         CubeCount::Static(1, 1, 1),
-        CubeDim::new_1d(MMA_DEFAULT.units() as u32),
+        CubeDim::new_1d(cfg.units() as u32),
         a,
         b,
         c,
@@ -53,7 +58,7 @@ fn main() {
         v.launch_arg(),
         v.launch_arg(),
         v.launch_arg(),
-        MMA_DEFAULT,
+        cfg,
         op,
         layout,
     );

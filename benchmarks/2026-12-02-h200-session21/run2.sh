@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Session 21, run 2: the mma.sync kernel's whole K windows load without predicates (rows past
+# Session 21, run 2: the mma.sync kernel: whole K windows load without predicates (rows past
 # the edge clamped; run 1's ncu showed a third of the stall samples on one register move among
-# the predicated loads), MMA_DEFAULT now K windows of 32. GEMM tests, tensor-core sweep, ncu of
+# the predicated loads); the split in 3 instructions per element (hi by integer rounding, lo
+# left for mma.sync to truncate) instead of CubeCL's checked casts (9); MMA_DEFAULT now K
+# windows of 32. GEMM tests, tensor-core sweep, ncu of
 # the default, and QR with the mma kernel on updates >= 1024 against the default.
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT

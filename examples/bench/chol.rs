@@ -562,26 +562,32 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         );
         kernels.push((label, Some(GemmKernel::Tf32x3(cfg))));
     }
-    let mma = |wm, wn, tm, tn, tk, fk| MmaTiles {
+    let mma = |wm, wn, tm, tn, tk, fk, sh| MmaTiles {
         warps_m: wm,
         warps_n: wn,
         tiles_m: tm,
         tiles_n: tn,
         tile_k: tk,
         flush_k: fk,
+        sums_in_shared: sh,
     };
     for cfg in [
         MMA_DEFAULT,
-        mma(2, 4, 4, 4, 16, 128),
-        mma(2, 4, 4, 4, 32, 256),
-        mma(4, 4, 2, 4, 32, 128),
-        mma(4, 4, 2, 4, 32, 256),
-        mma(4, 2, 2, 8, 32, 128),
-        mma(2, 2, 4, 4, 32, 128),
+        mma(2, 4, 4, 4, 32, 128, true),
+        mma(2, 4, 4, 4, 32, 256, true),
+        mma(2, 4, 4, 4, 16, 128, true),
+        mma(4, 4, 4, 4, 16, 128, true),
+        mma(4, 4, 2, 4, 32, 128, true),
     ] {
         let label = format!(
-            "mma {}x{}w {}x{}t k{} flush {}",
-            cfg.warps_m, cfg.warps_n, cfg.tiles_m, cfg.tiles_n, cfg.tile_k, cfg.flush_k
+            "mma {}x{}w {}x{}t k{} flush {}{}",
+            cfg.warps_m,
+            cfg.warps_n,
+            cfg.tiles_m,
+            cfg.tiles_n,
+            cfg.tile_k,
+            cfg.flush_k,
+            if cfg.sums_in_shared { " sh" } else { "" }
         );
         kernels.push((label, Some(GemmKernel::Tf32x3Mma(cfg))));
     }

@@ -1,6 +1,7 @@
 //! Knobs of the Cholesky and triangular-solve ops, and the one hardware check.
 use crate::trsm::trsv::TrsvConfig;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
+use linalg_common::gemm_mma::MMA_DEFAULT;
 use linalg_common::launch::Hardware;
 
 /// Tuning knobs. `None` takes the recommended value for the device ([`CholeskyLaunch::new`]).
@@ -22,11 +23,11 @@ pub struct CholeskyParams {
     /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
     /// columns and a K of at least `big_min_k`: true-f32 SIMT ([`GemmKernel::Simt`]) or
     /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`], WMMA fragments, or
-    /// [`GemmKernel::Tf32x3Mma`], `mma.sync`: 4.4e-8 of Σ|a||b| but 25–32 TFLOP/s; where the
-    /// device has no such fragments, the launch is refused). Default: [`GemmLaunch::big`] (SIMT, 128×128
-    /// tiles of 4-vectors: 40 TFLOP/s on the H200 at 4096³, where
-    /// [`linalg_common::gemm_tc::TC_DEFAULT`] reaches 33;
-    /// potrf 16384 in 58.5 ms against 63.9 with 3×TF32; BENCHMARKS.md); elsewhere `gemm`.
+    /// [`GemmKernel::Tf32x3Mma`], `mma.sync`; where the device has no such fragments, the
+    /// launch is refused). Default: the `mma.sync` kernel ([`MMA_DEFAULT`]) where the device
+    /// runs it (H200: 49–52 TFLOP/s at 4096³ with 4.4e-8 of Σ|a||b|, against 40 and 6.6e-8
+    /// for SIMT; potrf 16384 in 49.4 ms against 52.8; BENCHMARKS.md, session 21), else
+    /// [`GemmLaunch::big`] (SIMT, 128×128 tiles of 4-vectors), else `gemm`.
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
@@ -516,7 +517,9 @@ impl CholeskyLaunch {
         };
         let gemm_big = match params.gemm_big {
             Some(kernel) => GemmLaunch::of_kernel(hw, kernel)?,
-            None => GemmLaunch::big(hw).unwrap_or(gemm),
+            None => GemmLaunch::tf32x3_mma(hw, MMA_DEFAULT)
+                .or_else(|| GemmLaunch::big(hw))
+                .unwrap_or(gemm),
         };
         let syrk_leaf = params.syrk_leaf.unwrap_or(usize::MAX);
         if let Some(sub) = params.leaf_sub

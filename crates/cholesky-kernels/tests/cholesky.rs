@@ -300,6 +300,10 @@ pub fn large_matrix(client: &Client) {
     }
     if GemmLaunch::tf32x3_mma(&Hardware::of(client), MMA_DEFAULT).is_some() {
         bigs.push(Some(GemmKernel::Tf32x3Mma(MMA_DEFAULT)));
+        bigs.push(Some(GemmKernel::Tf32x3Mma(MmaTiles {
+            sums_in_shared: true,
+            ..MMA_DEFAULT
+        })));
     }
     for gemm_big in bigs {
         let p = CholeskyParams {
@@ -1059,8 +1063,8 @@ fn tc_shared(hw: &Hardware) -> GemmLaunch {
 
 /// The `mma.sync` 3×TF32 kernel where the device runs it (elsewhere its constructor must
 /// refuse): the default, and one plane of one 16 × 8 accumulator with K windows of 8 flushed
-/// every 16 (ragged edges every few elements, a flush inside short K), and 4 × 4 planes of
-/// 2 × 4 (512 units, flushed every 64).
+/// every 16 (ragged edges every few elements, a flush inside short K), 4 × 4 planes of 2 × 4
+/// (512 units, flushed every 64) with the sums in shared memory, and the default with them.
 fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
     let Some(g) = GemmLaunch::tf32x3_mma(hw, MMA_DEFAULT) else {
         assert!(
@@ -1076,6 +1080,7 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
         tiles_n: 1,
         tile_k: 8,
         flush_k: 16,
+        sums_in_shared: false,
     };
     let wide = MmaTiles {
         warps_m: 4,
@@ -1084,6 +1089,11 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
         tiles_n: 4,
         tile_k: 16,
         flush_k: 64,
+        sums_in_shared: true,
+    };
+    let shared = MmaTiles {
+        sums_in_shared: true,
+        ..MMA_DEFAULT
     };
     vec![
         ("tf32x3 mma", g),
@@ -1092,8 +1102,12 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
             GemmLaunch::tf32x3_mma(hw, tiny).expect("the default's device runs one tile"),
         ),
         (
-            "tf32x3 mma, 4 x 4 planes",
+            "tf32x3 mma, 4 x 4 planes, sums in shared",
             GemmLaunch::tf32x3_mma(hw, wide).expect("the default's device runs 512 units"),
+        ),
+        (
+            "tf32x3 mma, sums in shared",
+            GemmLaunch::tf32x3_mma(hw, shared).expect("the default's device has the shared memory"),
         ),
     ]
 }

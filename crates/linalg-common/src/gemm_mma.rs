@@ -51,6 +51,9 @@ pub struct MmaTiles {
     /// K between flushes of the accumulators into f32 sums (a multiple of `tile_k`; 0: one
     /// flush at the end).
     pub flush_k: usize,
+    /// Keep the f32 sums in shared memory (`tiles_m·tiles_n·4` words per unit) instead of
+    /// registers: fewer registers, one shared read and write per sum and flush.
+    pub sums_in_shared: bool,
 }
 
 impl MmaTiles {
@@ -63,9 +66,14 @@ impl MmaTiles {
     pub fn units(&self) -> usize {
         self.warps_m * self.warps_n * MMA_PLANE
     }
-    /// Shared memory of one launch in bytes: two windows of A and B fragments.
+    /// Shared memory of one launch in bytes: two windows of A and B fragments, and the sums.
     pub fn shared_bytes(&self) -> usize {
-        2 * (self.tile_m() + self.tile_n()) * self.tile_k / 2 * 16
+        let sums = if self.sums_in_shared {
+            self.tile_m() * self.tile_n() * 4
+        } else {
+            0
+        };
+        2 * (self.tile_m() + self.tile_n()) * self.tile_k / 2 * 16 + sums
     }
     /// Whether the shape is one the kernel is written for.
     pub fn valid(&self) -> bool {
@@ -89,6 +97,7 @@ pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     tiles_n: 4,
     tile_k: 32,
     flush_k: 128,
+    sums_in_shared: false,
 };
 
 /// The kernel; public with a dummy-kernel constructor so that `examples/ptx_probe.rs` can
@@ -142,10 +151,19 @@ pub fn gemm_mma_kernel(
         x[1usize] = Acc::broadcast(0.0);
         acc.push(x);
     }
-    let mut total = Array::<f32>::new(comptime!(tm * tn * 4));
+    // Sum e of this unit: `total[e]`, or `total_sh[e·units + unit]` with `sums_in_shared`.
+    let in_sh = comptime!(cfg.sums_in_shared);
+    let nsum = comptime!(tm * tn * 4);
+    let mut total = Array::<f32>::new(comptime!(if in_sh { 1 } else { nsum }));
+    let mut total_sh =
+        Shared::<[f32]>::new_slice(comptime!(if in_sh { nsum * cfg.units() } else { 1 }));
     #[unroll]
-    for e in 0..comptime!(tm * tn * 4) {
-        total[e] = 0.0;
+    for e in 0..nsum {
+        if comptime!(in_sh) {
+            total_sh[e * comptime!(cfg.units()) + unit] = 0.0;
+        } else {
+            total[e] = 0.0;
+        }
     }
     let mut fb_hi = Sequence::<Array<Frag<tf32>>>::new();
     let mut fb_lo = Sequence::<Array<Frag<tf32>>>::new();
@@ -236,8 +254,15 @@ pub fn gemm_mma_kernel(
                 #[unroll]
                 for h in 0..2usize {
                     let v = d[h];
-                    total[f * 4 + h * 2] += v.extract(0usize);
-                    total[f * 4 + h * 2 + 1] += v.extract(1usize);
+                    #[unroll]
+                    for c in 0..2usize {
+                        let e = f * 4 + h * 2 + c;
+                        if comptime!(in_sh) {
+                            total_sh[e * comptime!(cfg.units()) + unit] += v.extract(c);
+                        } else {
+                            total[e] += v.extract(c);
+                        }
+                    }
                     d[h] = Acc::broadcast(0.0);
                 }
             }
@@ -261,16 +286,13 @@ pub fn gemm_mma_kernel(
             for e in 0..4usize {
                 let gi = row0 + wr + i * 16 + g + (e / 2) * 8;
                 let gj = col0 + wc + j * 8 + 2 * t + e % 2;
-                store_c(
-                    c,
-                    c_base,
-                    &sc,
-                    &dims,
-                    gi,
-                    gj,
-                    total[(i * tn + j) * 4 + e],
-                    op,
-                );
+                let s = (i * tn + j) * 4 + e;
+                let v = if comptime!(in_sh) {
+                    total_sh[s * comptime!(cfg.units()) + unit]
+                } else {
+                    total[s]
+                };
+                store_c(c, c_base, &sc, &dims, gi, gj, v, op);
             }
         }
     }
@@ -444,15 +466,21 @@ fn split_frags(
     }
 }
 
-/// `[hi(v0), lo(v0), hi(v1), lo(v1)]` with hi = T(x) (round to nearest) and lo = T(x − hi).
+/// `[hi(v0), lo(v0), hi(v1), lo(v1)]`: hi = x rounded to TF32 (half an ulp added to the bits,
+/// then the 13 low bits cleared: nearest, ties away from zero) and lo = x − hi, exact in f32.
+/// lo keeps its low bits: `mma.sync` reads a TF32 operand's top 19 bits, so it is truncated
+/// there (|lo| ≤ 2⁻¹¹|x|, so that costs at most 2⁻²¹|x|, with either sign). Three instructions
+/// per element, where CubeCL's checked f32 → tf32 casts took nine (ncu, session 21).
+/// A NaN may lose its payload in hi, but lo = x − hi is then NaN; finite values within 2⁻¹²
+/// of the largest f32 round to an infinite hi and a NaN result.
 #[cube]
 fn split_pair<T: Float>(v0: f32, v1: f32) -> V4<T> {
-    let h0 = T::cast_from(v0);
-    let h1 = T::cast_from(v1);
+    let h0 = (u32::reinterpret(v0) + 0x1000u32) & 0xffff_e000u32;
+    let h1 = (u32::reinterpret(v1) + 0x1000u32) & 0xffff_e000u32;
     let mut q = V4::<T>::empty();
-    q.insert(0usize, h0);
-    q.insert(1usize, T::cast_from(v0 - f32::cast_from(h0)));
-    q.insert(2usize, h1);
-    q.insert(3usize, T::cast_from(v1 - f32::cast_from(h1)));
+    q.insert(0usize, T::reinterpret(h0));
+    q.insert(1usize, T::reinterpret(v0 - f32::reinterpret(h0)));
+    q.insert(2usize, T::reinterpret(h1));
+    q.insert(3usize, T::reinterpret(v1 - f32::reinterpret(h1)));
     q
 }
