@@ -1078,3 +1078,57 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
         .collect();
     params_table(client, samples, &shapes, &variants);
 }
+
+/// potrf with the large-update GEMM (the `mma.sync` kernel on GPUs that run it) taking more or
+/// fewer updates: from `big_from` rows and columns, from K = `big_min_k`, and with the
+/// right-looking cutoff `blocked_below` moved, ms per variant.
+pub fn big_sweep(client: &Client, samples: usize) {
+    let shapes = [(1usize, 2048usize), (1, 4096), (1, 8192), (1, 16384)];
+    let base = CholeskyParams::default();
+    let variants = vec![
+        ("default".to_string(), base),
+        (
+            "from512".to_string(),
+            CholeskyParams {
+                big_from: Some(512),
+                ..base
+            },
+        ),
+        (
+            "from2048".to_string(),
+            CholeskyParams {
+                big_from: Some(2048),
+                ..base
+            },
+        ),
+        (
+            "k64".to_string(),
+            CholeskyParams {
+                big_min_k: Some(64),
+                ..base
+            },
+        ),
+        (
+            "k256".to_string(),
+            CholeskyParams {
+                big_min_k: Some(256),
+                ..base
+            },
+        ),
+        (
+            "rl2048".to_string(),
+            CholeskyParams {
+                blocked_below: Some(2048),
+                ..base
+            },
+        ),
+        (
+            "rl8192".to_string(),
+            CholeskyParams {
+                blocked_below: Some(8192),
+                ..base
+            },
+        ),
+    ];
+    params_table(client, samples, &shapes, &variants);
+}

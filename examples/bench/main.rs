@@ -26,6 +26,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
       [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution; potrf big_min_k)
+      [--big-sweep]    (potrf: which updates take the large-update GEMM, and the right-looking cutoff)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
@@ -220,6 +221,10 @@ fn main() {
     }
     if args.flag("trsv-sweep") {
         chol::trsv_sweep(&client, samples);
+        return;
+    }
+    if args.flag("big-sweep") {
+        chol::big_sweep(&client, samples.min(7));
         return;
     }
     if args.flag("small-sweep") {

@@ -25,8 +25,9 @@
 //!
 //! Measured on the H200 (BENCHMARKS.md): 4.4e-8 of Σ|a||b| at K = 4096 (the SIMT kernel:
 //! 6.6e-8). Session 20's layout, whose fragments were gathered from two reads, reached
-//! 25–32 TFLOP/s at 4096³ (ncu: 4.5 register moves per HMMA); this one 44–47 with K windows
-//! of 32, against the SIMT kernel's 40.
+//! 25–32 TFLOP/s at 4096³ (ncu: 4.5 register moves per HMMA); this one, with unpredicated
+//! window loads and the cheap split, 44–52 with K windows of 32, against the SIMT kernel's 40.
+//! It is the Cholesky default for large updates where the device runs it.
 use crate::gemm::{GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
 use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
@@ -52,7 +53,9 @@ pub struct MmaTiles {
     /// flush at the end).
     pub flush_k: usize,
     /// Keep the f32 sums in shared memory (`tiles_m·tiles_n·4` words per unit) instead of
-    /// registers: fewer registers, one shared read and write per sum and flush.
+    /// registers: fewer registers, one shared read and write per sum and flush. Measured no
+    /// faster on the H200 (the default's tiling: 46.6 / 42.3 / 50.8 TFLOP/s against 49.2 /
+    /// 44.7 / 51.8 with the sums in its 255 registers; BENCHMARKS.md, session 21).
     pub sums_in_shared: bool,
 }
 
@@ -88,8 +91,9 @@ impl MmaTiles {
 }
 
 /// The default: 128 × 128 tiles, 2 × 4 planes of 4 × 4 accumulators (64 × 32 each), K windows
-/// of 32, flushed every 128 of K (H200, 4096³, session 21's fragment-major layout: 44–47
-/// TFLOP/s against 35–37 with windows of 16 and 40 for the SIMT kernel; BENCHMARKS.md).
+/// of 32, flushed every 128 of K (H200, 4096³, session 21: 49.2 / 44.7 / 51.8 TFLOP/s for
+/// A·B / A·Bᵀ / Aᵀ·B, against 45.4 / 43.2 / 48.3 with windows of 16 and 40 for the SIMT
+/// kernel; BENCHMARKS.md).
 pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     warps_m: 2,
     warps_n: 4,
