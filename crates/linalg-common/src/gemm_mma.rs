@@ -118,7 +118,8 @@ pub fn gemm_mma_kernel(
     sc: Strides,
     #[comptime] cfg: MmaTiles,
     #[comptime] op: GemmOp,
-    #[comptime] layout: Layout,
+    // Both layouts load in fragment order: the launchers' common argument is not needed here.
+    #[comptime] _layout: Layout,
 ) {
     let (bm, bn, bk) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k));
     let (tm, tn) = comptime!((cfg.tiles_m, cfg.tiles_n));
@@ -127,7 +128,7 @@ pub fn gemm_mma_kernel(
     let b_at = comptime!(cfg.tile_m() * cfg.tile_k / 2);
     let steps = comptime!(cfg.tile_k / 8);
     let flush_windows = comptime!(cfg.flush_k / cfg.tile_k);
-    // Pairs (k, k + 4) per unit and window.
+    // Fragment items per unit and window: A quads, B pairs.
     let ia = comptime!((cfg.tile_m() * cfg.tile_k / 4).div_ceil(cfg.units()));
     let ib = comptime!((cfg.tile_n() * cfg.tile_k / 2).div_ceil(cfg.units()));
 
@@ -193,7 +194,7 @@ pub fn gemm_mma_kernel(
             cfg, true,
         );
     }
-    stash_windows(&pa, &pb, &mut sh, 0, unit, cfg, layout);
+    stash_windows(&pa, &pb, &mut sh, 0, unit, cfg);
     sync_cube();
 
     let mut k0 = 0usize;
@@ -274,7 +275,7 @@ pub fn gemm_mma_kernel(
         }
         // The other window was last read before the previous barrier.
         if next < kdim {
-            stash_windows(&pa, &pb, &mut sh, (1 - cur) * half, unit, cfg, layout);
+            stash_windows(&pa, &pb, &mut sh, (1 - cur) * half, unit, cfg);
         }
         sync_cube();
         cur = 1 - cur;
@@ -344,7 +345,6 @@ fn stash_windows(
     off: usize,
     unit: usize,
     #[comptime] cfg: MmaTiles,
-    #[comptime] _layout: Layout,
 ) {
     let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
     let b_at = comptime!(cfg.tile_m() * cfg.tile_k / 2);
