@@ -548,20 +548,18 @@ pub fn tc_sweep(client: &Client, samples: usize) {
     // have one.
     let simt = GemmLaunch::big(&hw).map(|g| g.kernel);
     let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt 128x128".into(), simt)];
-    {
-        let cfg = TC_DEFAULT;
-        let label = format!(
-            "tc {}x{}w {}x{}f k{} flush {}{}",
-            cfg.warps_m,
-            cfg.warps_n,
-            cfg.frags_m,
-            cfg.frags_n,
-            cfg.tile_k,
-            cfg.flush_k,
-            if cfg.sums_in_shared { " sh" } else { "" }
-        );
-        kernels.push((label, Some(GemmKernel::Tf32x3(cfg))));
-    }
+    let tc = TC_DEFAULT;
+    let label = format!(
+        "tc {}x{}w {}x{}f k{} flush {}{}",
+        tc.warps_m,
+        tc.warps_n,
+        tc.frags_m,
+        tc.frags_n,
+        tc.tile_k,
+        tc.flush_k,
+        if tc.sums_in_shared { " sh" } else { "" }
+    );
+    kernels.push((label, Some(GemmKernel::Tf32x3(tc))));
     let mma = |wm, wn, tm, tn, tk, fk, sh| MmaTiles {
         warps_m: wm,
         warps_n: wn,
@@ -1084,51 +1082,19 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
 /// right-looking cutoff `blocked_below` moved, ms per variant.
 pub fn big_sweep(client: &Client, samples: usize) {
     let shapes = [(1usize, 2048usize), (1, 4096), (1, 8192), (1, 16384)];
-    let base = CholeskyParams::default();
-    let variants = vec![
-        ("default".to_string(), base),
-        (
-            "from512".to_string(),
-            CholeskyParams {
-                big_from: Some(512),
-                ..base
-            },
-        ),
-        (
-            "from2048".to_string(),
-            CholeskyParams {
-                big_from: Some(2048),
-                ..base
-            },
-        ),
-        (
-            "k64".to_string(),
-            CholeskyParams {
-                big_min_k: Some(64),
-                ..base
-            },
-        ),
-        (
-            "k256".to_string(),
-            CholeskyParams {
-                big_min_k: Some(256),
-                ..base
-            },
-        ),
-        (
-            "rl2048".to_string(),
-            CholeskyParams {
-                blocked_below: Some(2048),
-                ..base
-            },
-        ),
-        (
-            "rl8192".to_string(),
-            CholeskyParams {
-                blocked_below: Some(8192),
-                ..base
-            },
-        ),
+    let variant = |label: &str, set: fn(&mut CholeskyParams)| {
+        let mut p = CholeskyParams::default();
+        set(&mut p);
+        (label.to_string(), p)
+    };
+    let variants = [
+        variant("default", |_| {}),
+        variant("from512", |p| p.big_from = Some(512)),
+        variant("from2048", |p| p.big_from = Some(2048)),
+        variant("k64", |p| p.big_min_k = Some(64)),
+        variant("k256", |p| p.big_min_k = Some(256)),
+        variant("rl2048", |p| p.blocked_below = Some(2048)),
+        variant("rl8192", |p| p.blocked_below = Some(8192)),
     ];
     params_table(client, samples, &shapes, &variants);
 }
