@@ -8,10 +8,16 @@
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
 //!     --example ptx_probe -- [acm] [bcm] [sh] > kernel.ll
+//! cargo run ... --example ptx_probe -- rows [NB] [scalar] [owner] > rows.ll
 //! ```
-//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory.
+//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory. `rows`: the batched
+//! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), with its
+//! CUDA default of a unit per row, one matrix per cube and 4-vector column reads (`scalar`:
+//! word reads; `owner`: pivots' 1/√d by their owners).
+use cholesky_kernels::RowsConfig;
+use cholesky_kernels::potrf::rows_kernel;
 use cubecl::prelude::*;
-use linalg_common::gemm::{GemmOp, Layout, MatArgsLaunch, View};
+use linalg_common::gemm::{GemmOp, Layout, MatArgsLaunch, StridesLaunch, View};
 use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles, gemm_mma_kernel};
 use std::sync::Arc;
 
@@ -46,6 +52,42 @@ fn main() {
             BufferArg::from_raw_parts(h.clone(), 16),
         )
     };
+    if args.get(1).map(String::as_str) == Some("rows") {
+        let nb = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(64);
+        let cfg = RowsConfig {
+            nb,
+            units: nb,
+            mats: 1,
+            unroll: true,
+        };
+        let strides = || StridesLaunch::new(0, nb, 1, nb * nb);
+        // SAFETY: as below, compiled only.
+        let (src, dst, info, flags) = unsafe {
+            (
+                BufferArg::from_raw_parts(h.clone(), 16),
+                BufferArg::from_raw_parts(h.clone(), 16),
+                BufferArg::from_raw_parts(h.clone(), 16),
+                BufferArg::from_raw_parts(h.clone(), 16),
+            )
+        };
+        let kernel = rows_kernel::create_dummy_kernel::<f32>(
+            props.clone(),
+            target.clone(),
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(nb as u32),
+            src,
+            dst,
+            info,
+            flags,
+            strides(),
+            strides(),
+            nb,
+            1,
+            cfg,
+        );
+        compile(&kernel);
+        return;
+    }
     let kernel = gemm_mma_kernel::create_dummy_kernel(
         props,
         target,
@@ -62,13 +104,23 @@ fn main() {
         op,
         layout,
     );
-    let def = cubecl::CubeKernel::define(&kernel);
+    compile(&kernel);
+}
+
+/// Compile a kernel for sm_90 and print the LLVM IR (exit 1 on failure).
+fn compile<K: cubecl::CubeKernel>(kernel: &K) {
+    let def = cubecl::CubeKernel::define(kernel);
     let mut compiler = cubecl::cuda::CudaCompiler::default();
     let opts = cubecl::cuda::CudaCompilationOptions {
         arch: Some(cubecl::ir::nvidia::SmArch::new(90, true)),
         ..Default::default()
     };
     match cubecl_server::compiler::Compiler::compile(&mut compiler, def, &opts) {
+        Ok(cubecl::cuda::CudaRepresentation::Llvm(m)) if std::env::var_os("PTX").is_some() => {
+            // The PTX the CUDA runtime hands the driver (as loaded on a device).
+            let bytes: Vec<u8> = m.ptx.iter().map(|&c| c as u8).collect();
+            print!("{}", String::from_utf8_lossy(&bytes).trim_end_matches('\0'));
+        }
         Ok(repr) => println!("{repr}"),
         Err(e) => {
             eprintln!("compilation failed: {e:?}");

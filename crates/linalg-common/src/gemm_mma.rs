@@ -182,18 +182,9 @@ pub fn gemm_mma_kernel(
 
     let mut pa = Array::<f32>::new(comptime!(4 * ia));
     let mut pb = Array::<f32>::new(comptime!(2 * ib));
-    // Uniform per cube.
-    if bk <= kdim {
-        fetch_windows(
-            a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit,
-            cfg, false,
-        );
-    } else {
-        fetch_windows(
-            a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit,
-            cfg, true,
-        );
-    }
+    fetch_windows(
+        a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
+    );
     stash_windows(&pa, &pb, &mut sh, 0, unit, cfg);
     sync_cube();
 
@@ -202,16 +193,10 @@ pub fn gemm_mma_kernel(
     let mut windows = 0u32;
     while k0 < kdim {
         let next = k0 + bk;
-        // Uniform per cube: whole windows load without predicates (see `load_frags`).
-        if next + bk <= kdim {
+        if next < kdim {
             fetch_windows(
                 a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, next, &mut pa, &mut pb,
-                unit, cfg, false,
-            );
-        } else if next < kdim {
-            fetch_windows(
-                a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, next, &mut pa, &mut pb,
-                unit, cfg, true,
+                unit, cfg,
             );
         }
         let w = cur * half;
@@ -324,15 +309,24 @@ fn fetch_windows(
     pb: &mut Array<f32>,
     unit: usize,
     #[comptime] cfg: MmaTiles,
-    #[comptime] tail: bool,
 ) {
     let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
-    load_frags(
-        a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, tail,
-    );
-    load_frags(
-        b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, tail,
-    );
+    // Uniform per cube: whole windows load without predicates (see `load_frags`).
+    if k0 + bk <= kdim {
+        load_frags(
+            a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, false,
+        );
+        load_frags(
+            b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, false,
+        );
+    } else {
+        load_frags(
+            a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, true,
+        );
+        load_frags(
+            b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, true,
+        );
+    }
 }
 
 /// The registers of [`fetch_windows`] split into the shared window at vector `off` (A's rows,

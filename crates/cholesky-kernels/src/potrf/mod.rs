@@ -22,6 +22,9 @@ mod rows;
 mod small;
 
 pub use graph::PotrfGraph;
+/// The batched rows kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
+#[doc(hidden)]
+pub use rows::rows_kernel;
 
 use crate::config::{BatchedLeaf, LeafConfig, LeafStage, RowsConfig, SmallConfig};
 use crate::syrk::syrk_rec;

@@ -30,9 +30,9 @@ use linalg_common::gemm::Strides;
 /// `src`: matrix `b`'s lower triangle at `ss` (only k ≤ i < n is read); `dst`: L with zeros
 /// above the diagonal; `info[b]` (0 or the failed pivot's order) and `flags[b]` (1 if a NaN
 /// or infinity was read, else 0) are always written. Matrix b = cube·mats + UNIT_POS / units.
-#[cube(launch_unchecked)]
+#[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments, clippy::collapsible_if)]
-pub(crate) fn rows_kernel<F: Float>(
+pub fn rows_kernel<F: Float>(
     src: &[F],
     dst: &mut [F],
     info: &mut [u32],
