@@ -7,10 +7,11 @@
 //! ```sh
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
-//!     --example ptx_probe -- [acm] [bcm] [sh] > kernel.ll
+//!     --example ptx_probe -- [acm] [bcm] [sh] [tiles=...] > kernel.ll
 //! cargo run ... --example ptx_probe -- rows [NB] [scalar] [owner] > rows.ll
 //! ```
-//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory. `rows`: the batched
+//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tiles=2x4x4x4x32x128`:
+//! another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k × flush_k). `rows`: the batched
 //! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), with its
 //! CUDA default of a unit per row, one matrix per cube and 4-vector column reads (`scalar`:
 //! word reads; `owner`: pivots' 1/√d by their owners).
@@ -29,10 +30,28 @@ fn main() {
     let props = Arc::new(client.properties().clone());
     let target =
         Arc::new(<cubecl::cuda::CudaRuntime as cubecl::__private::Runtime>::target_properties());
-    let cfg = MmaTiles {
+    let mut cfg = MmaTiles {
         sums_in_shared: args.iter().any(|a| a == "sh"),
         ..MMA_DEFAULT
     };
+    // `tiles=WMxWNxTMxTNxKxF`: warps_m, warps_n, tiles_m, tiles_n, tile_k, flush_k.
+    if let Some(t) = args.iter().find_map(|a| a.strip_prefix("tiles=")) {
+        let v: Vec<usize> = t.split('x').filter_map(|x| x.parse().ok()).collect();
+        if let [wm, wn, tm, tn, k, f] = v[..] {
+            cfg = MmaTiles {
+                warps_m: wm,
+                warps_n: wn,
+                tiles_m: tm,
+                tiles_n: tn,
+                tile_k: k,
+                flush_k: f,
+                ..cfg
+            };
+        } else {
+            eprintln!("tiles=WMxWNxTMxTNxKxF expects six numbers");
+            std::process::exit(2);
+        }
+    }
     let h = client.empty(64);
     let v = View::contiguous(4, 4);
     let layout = Layout {
