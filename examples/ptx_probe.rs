@@ -1,5 +1,5 @@
-//! Compile the 3×TF32 `mma.sync` GEMM kernel (`linalg_common::gemm_mma`) for CUDA sm_90 on a
-//! host without a GPU, through the CUDA backend's default LLVM path, and print the LLVM IR or
+//! Compile the 3×TF32 `mma.sync` GEMM kernel (`linalg_common::gemm_mma`), or Cholesky's
+//! batched rows kernel, for CUDA sm_90 on a host without a GPU, through the CUDA backend's default LLVM path, and print the LLVM IR or
 //! the compiler's error. It reproduces here what a launch on the H200 would compile, so kernel
 //! code can be checked without device time (session 20 found an inline-PTX variant's
 //! verification failure this way).
@@ -8,13 +8,14 @@
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tiles=...] > kernel.ll
-//! cargo run ... --example ptx_probe -- rows [NB] [scalar] [owner] > rows.ll
+//! cargo run ... --example ptx_probe -- rows [NB] > rows.ll
 //! ```
 //! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tiles=2x4x4x4x32x128`:
 //! another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k × flush_k). `rows`: the batched
 //! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), with its
-//! CUDA default of a unit per row, one matrix per cube and 4-vector column reads (`scalar`:
-//! word reads; `owner`: pivots' 1/√d by their owners).
+//! GPU default of a unit per row and one matrix per cube. With `PTX=1` in the environment it
+//! prints the PTX the CUDA runtime hands the driver instead of the IR
+//! (`scripts/local-sass.sh` assembles that into SASS).
 use cholesky_kernels::RowsConfig;
 use cholesky_kernels::potrf::rows_kernel;
 use cubecl::prelude::*;
@@ -126,7 +127,8 @@ fn main() {
     compile(&kernel);
 }
 
-/// Compile a kernel for sm_90 and print the LLVM IR (exit 1 on failure).
+/// Compile a kernel for sm_90 and print the LLVM IR, or with `PTX=1` the PTX (exit 1 on
+/// failure).
 fn compile<K: cubecl::CubeKernel>(kernel: &K) {
     let def = cubecl::CubeKernel::define(kernel);
     let mut compiler = cubecl::cuda::CudaCompiler::default();
