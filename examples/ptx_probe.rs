@@ -31,6 +31,35 @@ fn main() {
     let props = Arc::new(client.properties().clone());
     let target =
         Arc::new(<cubecl::cuda::CudaRuntime as cubecl::__private::Runtime>::target_properties());
+    let h = client.empty(64);
+    // SAFETY: the kernels are only defined and compiled, never launched.
+    let arg = || unsafe { BufferArg::from_raw_parts(h.clone(), 16) };
+    if args.get(1).map(String::as_str) == Some("rows") {
+        let nb = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(64);
+        let cfg = RowsConfig {
+            nb,
+            units: nb,
+            mats: 1,
+            unroll: true,
+        };
+        let strides = || StridesLaunch::new(0, nb, 1, nb * nb);
+        compile(&rows_kernel::create_dummy_kernel::<f32>(
+            props,
+            target,
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(nb as u32),
+            arg(),
+            arg(),
+            arg(),
+            arg(),
+            strides(),
+            strides(),
+            nb,
+            1,
+            cfg,
+        ));
+        return;
+    }
     let mut cfg = MmaTiles {
         sums_in_shared: args.iter().any(|a| a == "sh"),
         ..MMA_DEFAULT
@@ -53,7 +82,6 @@ fn main() {
             std::process::exit(2);
         }
     }
-    let h = client.empty(64);
     let v = View::contiguous(4, 4);
     let layout = Layout {
         a_col_major: args.iter().any(|a| a == "acm"),
@@ -64,58 +92,14 @@ fn main() {
         negate: true,
         lower_only: false,
     };
-    // SAFETY: the kernel is only defined and compiled, never launched.
-    let (a, b, c) = unsafe {
-        (
-            BufferArg::from_raw_parts(h.clone(), 16),
-            BufferArg::from_raw_parts(h.clone(), 16),
-            BufferArg::from_raw_parts(h.clone(), 16),
-        )
-    };
-    if args.get(1).map(String::as_str) == Some("rows") {
-        let nb = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(64);
-        let cfg = RowsConfig {
-            nb,
-            units: nb,
-            mats: 1,
-            unroll: true,
-        };
-        let strides = || StridesLaunch::new(0, nb, 1, nb * nb);
-        // SAFETY: as below, compiled only.
-        let (src, dst, info, flags) = unsafe {
-            (
-                BufferArg::from_raw_parts(h.clone(), 16),
-                BufferArg::from_raw_parts(h.clone(), 16),
-                BufferArg::from_raw_parts(h.clone(), 16),
-                BufferArg::from_raw_parts(h.clone(), 16),
-            )
-        };
-        let kernel = rows_kernel::create_dummy_kernel::<f32>(
-            props.clone(),
-            target.clone(),
-            CubeCount::Static(1, 1, 1),
-            CubeDim::new_1d(nb as u32),
-            src,
-            dst,
-            info,
-            flags,
-            strides(),
-            strides(),
-            nb,
-            1,
-            cfg,
-        );
-        compile(&kernel);
-        return;
-    }
-    let kernel = gemm_mma_kernel::create_dummy_kernel(
+    compile(&gemm_mma_kernel::create_dummy_kernel(
         props,
         target,
         CubeCount::Static(1, 1, 1),
         CubeDim::new_1d(cfg.units() as u32),
-        a,
-        b,
-        c,
+        arg(),
+        arg(),
+        arg(),
         MatArgsLaunch::new(4, 4, 4, 1, 1, 4),
         v.launch_arg(),
         v.launch_arg(),
@@ -123,8 +107,7 @@ fn main() {
         cfg,
         op,
         layout,
-    );
-    compile(&kernel);
+    ));
 }
 
 /// Compile a kernel for sm_90 and print the LLVM IR, or with `PTX=1` the PTX (exit 1 on

@@ -548,18 +548,26 @@ pub fn tc_sweep(client: &Client, samples: usize) {
     // have one.
     let simt = GemmLaunch::big(&hw).map(|g| g.kernel);
     let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt 128x128".into(), simt)];
+    // "<kind> <warps>w <fragments or tiles per warp><f|t> k<K window> flush <K>[ sh]".
+    let label = |kind: &str, w: (usize, usize), f: (usize, usize, char), k, flush, sh: bool| {
+        let sh = if sh { " sh" } else { "" };
+        format!(
+            "{kind} {}x{}w {}x{}{} k{k} flush {flush}{sh}",
+            w.0, w.1, f.0, f.1, f.2
+        )
+    };
     let tc = TC_DEFAULT;
-    let label = format!(
-        "tc {}x{}w {}x{}f k{} flush {}{}",
-        tc.warps_m,
-        tc.warps_n,
-        tc.frags_m,
-        tc.frags_n,
-        tc.tile_k,
-        tc.flush_k,
-        if tc.sums_in_shared { " sh" } else { "" }
-    );
-    kernels.push((label, Some(GemmKernel::Tf32x3(tc))));
+    kernels.push((
+        label(
+            "tc",
+            (tc.warps_m, tc.warps_n),
+            (tc.frags_m, tc.frags_n, 'f'),
+            tc.tile_k,
+            tc.flush_k,
+            tc.sums_in_shared,
+        ),
+        Some(GemmKernel::Tf32x3(tc)),
+    ));
     let mma = |wm, wn, tm, tn, tk, fk, sh| MmaTiles {
         warps_m: wm,
         warps_n: wn,
@@ -580,17 +588,17 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         mma(4, 4, 2, 2, 16, 128, false),
         mma(2, 4, 4, 4, 32, 128, true),
     ] {
-        let label = format!(
-            "mma {}x{}w {}x{}t k{} flush {}{}",
-            cfg.warps_m,
-            cfg.warps_n,
-            cfg.tiles_m,
-            cfg.tiles_n,
-            cfg.tile_k,
-            cfg.flush_k,
-            if cfg.sums_in_shared { " sh" } else { "" }
-        );
-        kernels.push((label, Some(GemmKernel::Tf32x3Mma(cfg))));
+        kernels.push((
+            label(
+                "mma",
+                (cfg.warps_m, cfg.warps_n),
+                (cfg.tiles_m, cfg.tiles_n, 't'),
+                cfg.tile_k,
+                cfg.flush_k,
+                cfg.sums_in_shared,
+            ),
+            Some(GemmKernel::Tf32x3Mma(cfg)),
+        ));
     }
     for (label, kernel) in kernels {
         let g = kernel.and_then(|k| GemmLaunch::of_kernel(&hw, k));
