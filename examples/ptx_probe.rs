@@ -7,10 +7,11 @@
 //! ```sh
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
-//!     --example ptx_probe -- [acm] [bcm] [sh] [tiles=...] > kernel.ll
+//!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [tiles=...] > kernel.ll
 //! cargo run ... --example ptx_probe -- rows [NB] > rows.ll
 //! ```
-//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tiles=2x4x4x4x32x128`:
+//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tf32`: one TF32
+//! product per step instead of three; `tiles=2x4x4x4x32x128`:
 //! another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k × flush_k). `rows`: the batched
 //! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), with its
 //! GPU default of a unit per row and one matrix per cube. With `PTX=1` in the environment it
@@ -62,6 +63,7 @@ fn main() {
     }
     let mut cfg = MmaTiles {
         sums_in_shared: args.iter().any(|a| a == "sh"),
+        compensated: !args.iter().any(|a| a == "tf32"),
         ..MMA_DEFAULT
     };
     // `tiles=WMxWNxTMxTNxKxF`: warps_m, warps_n, tiles_m, tiles_n, tile_k, flush_k.

@@ -41,15 +41,16 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
     match name {
         "simt" => GemmKernel::Simt(BIG_TILES),
         "tc" => GemmKernel::Tf32x3(linalg_common::gemm_tc::TC_DEFAULT),
-        "mma" => GemmKernel::Tf32x3Mma(MMA_DEFAULT),
-        "mma512" => GemmKernel::Tf32x3Mma(MmaTiles {
+        "mma" => GemmKernel::Mma(MMA_DEFAULT),
+        "mma512" => GemmKernel::Mma(MmaTiles {
             warps_m: 4,
             warps_n: 4,
             tiles_m: 2,
             tiles_n: 4,
             ..MMA_DEFAULT
         }),
-        _ => panic!("a GEMM kernel: simt, tc, mma or mma512"),
+        "mma-tf32" => GemmKernel::Mma(linalg_common::gemm_mma::MMA_TF32),
+        _ => panic!("a GEMM kernel: simt, tc, mma, mma512 or mma-tf32"),
     }
 }
 
@@ -517,13 +518,13 @@ fn combo_sweep(
     }
 }
 
-/// The 3×TF32 tensor-core GEMM over tilings against the true-f32 SIMT kernel for large
+/// The tensor-core GEMMs (3×TF32, and the `mma.sync` kernel's plain-TF32 mode) over tilings against the true-f32 SIMT kernel for large
 /// updates (128×128 tiles): 4096³ TFLOP/s for A·B, A·Bᵀ and Aᵀ·B, the largest error relative to Σ|a||b| on 64
 /// sampled entries of A·Bᵀ (f64 reference), and potrf at 4096 / 8192 / 16384 with each kernel
 /// on the large updates (ms and residual).
 pub fn tc_sweep(client: &Client, samples: usize) {
     use linalg_common::gemm::GemmKernel;
-    use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
+    use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_TF32, MmaTiles};
     use linalg_common::gemm_tc::TC_DEFAULT;
     let hw = linalg_common::launch::Hardware::of(client);
     let n = 4096;
@@ -568,36 +569,29 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         ),
         Some(GemmKernel::Tf32x3(tc)),
     ));
-    let mma = |wm, wn, tm, tn, tk, fk, sh| MmaTiles {
-        warps_m: wm,
-        warps_n: wn,
-        tiles_m: tm,
-        tiles_n: tn,
-        tile_k: tk,
-        flush_k: fk,
-        sums_in_shared: sh,
-    };
-    // After the default: tilings with 16 warps per multiprocessor by ptxas 13.0's register
-    // counts here (session 22; the driver's JIT may differ): 2×4 planes of 4×2 tiles at k 16
-    // (127 registers: two cubes), with its sums in shared memory (126), and 4×4 planes of
-    // 2×2 (95, one cube of 16 warps); then the default's sums in shared memory.
+    // After the default: its sums in shared memory, then one TF32 product per step. (Session
+    // 23 measured the tilings that fit 16 warps per multiprocessor by local ptxas registers —
+    // 2×4 planes of 4×2 tiles at k 16, also with shared sums, and 4×4 planes of 2×2 — at
+    // 28–41 TFLOP/s against the default's 44–52: BENCHMARKS.md.)
     for cfg in [
         MMA_DEFAULT,
-        mma(2, 4, 4, 2, 16, 128, false),
-        mma(2, 4, 4, 2, 16, 128, true),
-        mma(4, 4, 2, 2, 16, 128, false),
-        mma(2, 4, 4, 4, 32, 128, true),
+        MmaTiles {
+            sums_in_shared: true,
+            ..MMA_DEFAULT
+        },
+        MMA_TF32,
     ] {
+        let kind = if cfg.compensated { "mma" } else { "mma-tf32" };
         kernels.push((
             label(
-                "mma",
+                kind,
                 (cfg.warps_m, cfg.warps_n),
                 (cfg.tiles_m, cfg.tiles_n, 't'),
                 cfg.tile_k,
                 cfg.flush_k,
                 cfg.sums_in_shared,
             ),
-            Some(GemmKernel::Tf32x3Mma(cfg)),
+            Some(GemmKernel::Mma(cfg)),
         ));
     }
     for (label, kernel) in kernels {
@@ -669,6 +663,87 @@ pub fn tc_sweep(client: &Client, samples: usize) {
             print!(" {:>10.3} {:>9.2e}", d.unwrap_or(w) * 1e3, r);
         }
         println!();
+    }
+}
+
+/// potrf with f32-accurate (3×TF32, the default) and plain-TF32 (`MMA_TF32`) large updates on
+/// matrices that are not diagonally dominant: A = G·Gᵀ + δ·I, G uniform in [−1, 1] scaled by
+/// 1/√n (λ_max ≈ 4/3 by Marchenko–Pastur, λ_min ≈ δ), formed on the device by the true-f32
+/// SIMT GEMM. Prints ms (median), the first nonzero `info` (0: success) and the residual
+/// ‖A − LLᵀ‖₁/‖A‖₁ over 9 sampled columns, against the gate 20·n·ε.
+pub fn precision_sweep(client: &Client, samples: usize) {
+    use linalg_common::gemm::GemmKernel;
+    use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_TF32};
+    let hw = linalg_common::launch::Hardware::of(client);
+    let Some(simt) = GemmLaunch::big(&hw) else {
+        println!("no SIMT GEMM on this device");
+        return;
+    };
+    let kernels = [("3xtf32 (default)", MMA_DEFAULT), ("tf32", MMA_TF32)];
+    println!(
+        "{:<8} {:>8} {:<18} {:>10} {:>6} {:>10} {:>10}",
+        "n", "delta", "updates", "ms", "info", "resid", "gate"
+    );
+    for n in [4096usize, 16384] {
+        let scale = 1.0 / (n as f32).sqrt();
+        let g: Vec<f32> = uniform_vec(7000 + n as u64, n * n)
+            .into_iter()
+            .map(|x| x * scale)
+            .collect();
+        let hg = client.create_from_slice(f32::as_bytes(&g));
+        drop(g);
+        for delta in [1e-1f32, 1e-3, 1e-5] {
+            let mut a0 = vec![0.0f32; n * n];
+            for i in 0..n {
+                a0[i * n + i] = delta;
+            }
+            let ha = client.create_from_slice(f32::as_bytes(&a0));
+            drop(a0);
+            let v = View::contiguous(n, n);
+            simt.launch(
+                client,
+                1,
+                Operand::new(&hg, n * n, v),
+                Operand::new(&hg, n * n, v.t()),
+                Operand::new(&ha, n * n, v),
+                GemmOp {
+                    accumulate: true,
+                    negate: false,
+                    lower_only: false,
+                },
+            );
+            let a = f32::from_bytes(&client.read_one(ha.clone()).unwrap()).to_vec();
+            for (label, tiles) in kernels {
+                let params = CholeskyParams {
+                    gemm_big: Some(GemmKernel::Mma(tiles)),
+                    ..CholeskyParams::default()
+                };
+                if GemmLaunch::mma(&hw, tiles).is_none() {
+                    println!("{n:<8} {delta:>8.0e} {label:<18} not supported");
+                    continue;
+                }
+                let mr = MatrixRef::dense(&ha, 1, n, n);
+                let (d, w) = measure(client, samples, 0.05, || {
+                    let _ = potrf(client, mr, false, &params).expect("potrf");
+                });
+                let out = potrf(client, mr, false, &params)
+                    .expect("potrf")
+                    .read(client)
+                    .expect("read");
+                let info = out.info[0];
+                let cols: Vec<usize> = (0..8).map(|c| (c * 7919) % n).chain([n - 1]).collect();
+                let r = if info == 0 {
+                    cholesky_residual_columns(&a, &out.l, n, &cols)
+                } else {
+                    f64::NAN
+                };
+                println!(
+                    "{n:<8} {delta:>8.0e} {label:<18} {:>10.3} {info:>6} {r:>10.2e} {:>10.2e}",
+                    d.unwrap_or(w) * 1e3,
+                    20.0 * n as f64 * f32::EPSILON as f64
+                );
+            }
+        }
     }
 }
 

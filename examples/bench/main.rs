@@ -31,14 +31,15 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
-      [--tc-sweep]     (3×TF32 tensor-core GEMM tilings: TFLOP/s, error, potrf with them, printed only)
+      [--tc-sweep]     (tensor-core GEMM tilings, 3×TF32 and plain TF32: TFLOP/s, error, potrf with them, printed only)
+      [--precision-sweep] (potrf with 3×TF32 and plain-TF32 updates on G·Gᵀ + δ·I: ms, info, residual, printed only)
       [--qr-crossover] (qr reduced on tall shapes, TSQR path against blocked geqrf, printed only)
       [--qr-tsqr-rows N] (the main geqrf / orgqr / qr rows with TSQR panels from N rows, or never)
       [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
       [--qr-outer N] (the main geqrf / orgqr / qr rows with geqrf's outer blocks of N columns; 0: none)
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
-      [--qr-big-gemm simt|tc|mma|mma512] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
-      [--gemm-kernel simt|tc|mma|mma512] (the gemm row's kernel)
+      [--qr-big-gemm simt|tc|mma|mma512|mma-tf32] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
+      [--gemm-kernel simt|tc|mma|mma512|mma-tf32] (the gemm row's kernel)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -233,6 +234,10 @@ fn main() {
     }
     if args.flag("chol-sweep") {
         chol::chol_sweep(&client, samples.min(5));
+        return;
+    }
+    if args.flag("precision-sweep") {
+        chol::precision_sweep(&client, samples.min(5));
         return;
     }
     if args.flag("tc-sweep") {

@@ -23,7 +23,7 @@ pub struct CholeskyParams {
     /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
     /// columns and a K of at least `big_min_k`: true-f32 SIMT ([`GemmKernel::Simt`]) or
     /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`], WMMA fragments, or
-    /// [`GemmKernel::Tf32x3Mma`], `mma.sync`; where the device has no such fragments, the
+    /// [`GemmKernel::Mma`], `mma.sync`; where the device has no such fragments, the
     /// launch is refused). Default: the `mma.sync` kernel ([`MMA_DEFAULT`]) where the device
     /// runs it (H200: 49–52 TFLOP/s at 4096³ with 4.4e-8 of Σ|a||b|, against 40 and 6.6e-8
     /// for SIMT; potrf 16384 in 49.4 ms against 52.8; BENCHMARKS.md, session 21), else
@@ -517,7 +517,7 @@ impl CholeskyLaunch {
         };
         let gemm_big = match params.gemm_big {
             Some(kernel) => GemmLaunch::of_kernel(hw, kernel)?,
-            None => GemmLaunch::tf32x3_mma(hw, MMA_DEFAULT)
+            None => GemmLaunch::mma(hw, MMA_DEFAULT)
                 .or_else(|| GemmLaunch::big(hw))
                 .unwrap_or(gemm),
         };

@@ -186,8 +186,9 @@ pub enum GemmKernel {
     Simt(GemmConfig),
     /// Error-compensated 3×TF32 on tensor cores ([`crate::gemm_tc`]).
     Tf32x3(TcConfig),
-    /// Error-compensated 3×TF32 on tensor cores through `mma.sync` ([`crate::gemm_mma`]).
-    Tf32x3Mma(MmaTiles),
+    /// Tensor cores through `mma.sync` ([`crate::gemm_mma`]): error-compensated 3×TF32 (f32
+    /// accuracy), or one TF32 product where [`MmaTiles::compensated`] is false.
+    Mma(MmaTiles),
 }
 
 /// GEMM launches checked against the device once.
@@ -287,17 +288,17 @@ impl GemmLaunch {
         })
     }
 
-    /// The 3×TF32 `mma.sync` kernel with tiling `cfg` ([`crate::gemm_mma::MMA_DEFAULT`]), or
+    /// The `mma.sync` kernel with tiling `cfg` ([`crate::gemm_mma::MMA_DEFAULT`]), or
     /// `None` where the device lacks TF32 m16n8k8 `mma.sync` or 32-lane planes (the CPU runtime,
     /// wgpu) or cannot fit the tiling.
-    pub fn tf32x3_mma(hw: &Hardware, cfg: MmaTiles) -> Option<Self> {
+    pub fn mma(hw: &Hardware, cfg: MmaTiles) -> Option<Self> {
         let ok = hw.tf32_manual_mma
             && hw.lanes == MMA_PLANE
             && cfg.valid()
             && cfg.units() <= hw.max_units_per_cube
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(Self {
-            kernel: GemmKernel::Tf32x3Mma(cfg),
+            kernel: GemmKernel::Mma(cfg),
             max_cube_count: hw.max_cube_count,
         })
     }
@@ -307,7 +308,7 @@ impl GemmLaunch {
         match kernel {
             GemmKernel::Simt(cfg) => Self::with_config(hw, cfg),
             GemmKernel::Tf32x3(cfg) => Self::tf32x3(hw, cfg),
-            GemmKernel::Tf32x3Mma(cfg) => Self::tf32x3_mma(hw, cfg),
+            GemmKernel::Mma(cfg) => Self::mma(hw, cfg),
         }
     }
 
@@ -316,7 +317,7 @@ impl GemmLaunch {
         match self.kernel {
             GemmKernel::Simt(c) => c.tile_m(),
             GemmKernel::Tf32x3(c) => c.tile_m(),
-            GemmKernel::Tf32x3Mma(c) => c.tile_m(),
+            GemmKernel::Mma(c) => c.tile_m(),
         }
     }
 
@@ -325,7 +326,7 @@ impl GemmLaunch {
         match self.kernel {
             GemmKernel::Simt(c) => c.tile_n(),
             GemmKernel::Tf32x3(c) => c.tile_n(),
-            GemmKernel::Tf32x3Mma(c) => c.tile_n(),
+            GemmKernel::Mma(c) => c.tile_n(),
         }
     }
 
@@ -334,7 +335,7 @@ impl GemmLaunch {
         match self.kernel {
             GemmKernel::Simt(c) => c.tile_k,
             GemmKernel::Tf32x3(c) => c.tile_k,
-            GemmKernel::Tf32x3Mma(c) => c.tile_k,
+            GemmKernel::Mma(c) => c.tile_k,
         }
     }
 
@@ -343,7 +344,7 @@ impl GemmLaunch {
         match self.kernel {
             GemmKernel::Simt(c) => c.units(),
             GemmKernel::Tf32x3(c) => c.units(),
-            GemmKernel::Tf32x3Mma(c) => c.units(),
+            GemmKernel::Mma(c) => c.units(),
         }
     }
 
@@ -535,9 +536,7 @@ impl GemmLaunch {
             // element of C is written by one unit, C overlaps neither A nor B, every barrier is
             // reached by all units (the early exits are uniform per cube), and every `mma.sync`
             // by all 32 lanes of its plane (no branch around them).
-            GemmKernel::Tf32x3Mma(cfg) => unsafe {
-                launch!(gemm_mma_kernel::launch_unchecked, cfg)
-            },
+            GemmKernel::Mma(cfg) => unsafe { launch!(gemm_mma_kernel::launch_unchecked, cfg) },
             // SAFETY: as for the scalar kernel below: global loads are guarded by x < m (or n)
             // and k < K, stores by i < m, j < n (plus the lower-triangle mask); shared indices
             // stay inside the two windows by construction. Each element of C is written by one

@@ -1,6 +1,8 @@
 //! Error-compensated 3×TF32 GEMM on tensor cores through PTX `mma.sync.m16n8k8` with
 //! registers the kernel manages itself: C ← β·C ± A·B at f32 accuracy, the contract of
-//! [`crate::gemm`] (strided views, batch, split-K, comptime [`GemmOp`]).
+//! [`crate::gemm`] (strided views, batch, split-K, comptime [`GemmOp`]). With
+//! [`MmaTiles::compensated`] off it computes A_hi·B_hi only: TF32 accuracy (each product's
+//! inputs rounded to 11 significant bits; H200, 4096³: 1.1e-5 of Σ|a||b|), 1.3–1.4× faster.
 //!
 //! Math: each f32 x of A and B is split x ≈ hi + lo, hi = tf32(x) (round to nearest) and
 //! lo = tf32(x − hi); A·B ≈ A_lo·B_hi + A_hi·B_lo + A_hi·B_hi (small terms first), as in
@@ -57,6 +59,10 @@ pub struct MmaTiles {
     /// faster on the H200 (the default's tiling: 46.6 / 42.3 / 50.8 TFLOP/s against 49.2 /
     /// 44.7 / 51.8 with the sums in its 255 registers; BENCHMARKS.md, session 21).
     pub sums_in_shared: bool,
+    /// Three TF32 products per step (A_lo·B_hi + A_hi·B_lo + A_hi·B_hi: f32 accuracy). When
+    /// false, one (A_hi·B_hi): TF32 accuracy (inputs rounded to 11 significant bits), for
+    /// callers that accept it, as `torch.backends.cuda.matmul.allow_tf32` does.
+    pub compensated: bool,
 }
 
 impl MmaTiles {
@@ -102,6 +108,15 @@ pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     tile_k: 32,
     flush_k: 128,
     sums_in_shared: false,
+    compensated: true,
+};
+
+/// [`MMA_DEFAULT`] with one TF32 product per step (TF32 accuracy; H200, 4096³: 62.6 / 55.3 /
+/// 72.6 TFLOP/s for A·B / A·Bᵀ / Aᵀ·B against 48.5 / 43.8 / 52.4 compensated, BENCHMARKS.md,
+/// session 23). For callers that accept TF32 products, as `torch.backends.cuda.matmul.allow_tf32`.
+pub const MMA_TF32: MmaTiles = MmaTiles {
+    compensated: false,
+    ..MMA_DEFAULT
 };
 
 /// The kernel; public with a dummy-kernel constructor so that `examples/ptx_probe.rs` can
@@ -118,8 +133,8 @@ pub fn gemm_mma_kernel(
     sc: Strides,
     #[comptime] cfg: MmaTiles,
     #[comptime] op: GemmOp,
-    // Both layouts load in fragment order: the launchers' common argument is not needed here.
-    #[comptime] _layout: Layout,
+    // Which operands are K-contiguous: their fragment items are loaded in another order.
+    #[comptime] layout: Layout,
 ) {
     let (bm, bn, bk) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k));
     let (tm, tn) = comptime!((cfg.tiles_m, cfg.tiles_n));
@@ -184,8 +199,9 @@ pub fn gemm_mma_kernel(
     let mut pb = Array::<f32>::new(comptime!(2 * ib));
     fetch_windows(
         a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
+        layout,
     );
-    stash_windows(&pa, &pb, &mut sh, 0, unit, cfg);
+    stash_windows(&pa, &pb, &mut sh, 0, unit, cfg, layout);
     sync_cube();
 
     let mut k0 = 0usize;
@@ -196,7 +212,7 @@ pub fn gemm_mma_kernel(
         if next < kdim {
             fetch_windows(
                 a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, next, &mut pa, &mut pb,
-                unit, cfg,
+                unit, cfg, layout,
             );
         }
         let w = cur * half;
@@ -216,17 +232,24 @@ pub fn gemm_mma_kernel(
             for i in 0..tm {
                 let q = w + (((wr / 16 + i) * steps + s) * 2) * 32 + lane;
                 let hq = sh[q];
-                let lq = sh[q + 32];
                 #[unroll]
                 for e in 0..4usize {
                     fa_hi[e] = Frag::<tf32>::new(hq.extract(e));
-                    fa_lo[e] = Frag::<tf32>::new(lq.extract(e));
+                }
+                if comptime!(cfg.compensated) {
+                    let lq = sh[q + 32];
+                    #[unroll]
+                    for e in 0..4usize {
+                        fa_lo[e] = Frag::<tf32>::new(lq.extract(e));
+                    }
                 }
                 #[unroll]
                 for j in 0..tn {
                     let d = acc.index_mut(i * tn + j);
-                    def.execute_inplace(&fa_lo, fb_hi.index(j), d);
-                    def.execute_inplace(&fa_hi, fb_lo.index(j), d);
+                    if comptime!(cfg.compensated) {
+                        def.execute_inplace(&fa_lo, fb_hi.index(j), d);
+                        def.execute_inplace(&fa_hi, fb_lo.index(j), d);
+                    }
                     def.execute_inplace(&fa_hi, fb_hi.index(j), d);
                 }
             }
@@ -260,7 +283,7 @@ pub fn gemm_mma_kernel(
         }
         // The other window was last read before the previous barrier.
         if next < kdim {
-            stash_windows(&pa, &pb, &mut sh, (1 - cur) * half, unit, cfg);
+            stash_windows(&pa, &pb, &mut sh, (1 - cur) * half, unit, cfg, layout);
         }
         sync_cube();
         cur = 1 - cur;
@@ -309,22 +332,28 @@ fn fetch_windows(
     pb: &mut Array<f32>,
     unit: usize,
     #[comptime] cfg: MmaTiles,
+    #[comptime] layout: Layout,
 ) {
     let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    let (ka, kb) = comptime!((!layout.a_col_major, layout.b_col_major));
     // Uniform per cube: whole windows load without predicates (see `load_frags`).
     if k0 + bk <= kdim {
         load_frags(
-            a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, false,
+            a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, ka,
+            false,
         );
         load_frags(
-            b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, false,
+            b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, kb,
+            false,
         );
     } else {
         load_frags(
-            a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, true,
+            a, a_base, sa.rs, sa.cs, row0, k0, dims.m, kdim, pa, unit, bm, bk, units, true, ka,
+            true,
         );
         load_frags(
-            b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, true,
+            b, b_base, sb.cs, sb.rs, col0, k0, dims.n, kdim, pb, unit, bn, bk, units, false, kb,
+            true,
         );
     }
 }
@@ -339,11 +368,14 @@ fn stash_windows(
     off: usize,
     unit: usize,
     #[comptime] cfg: MmaTiles,
+    #[comptime] layout: Layout,
 ) {
     let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
     let b_at = comptime!(cfg.tile_m() * cfg.tile_k / 2);
-    split_frags(pa, sh, off, unit, bm, bk, units, true);
-    split_frags(pb, sh, off + b_at, unit, bn, bk, units, false);
+    let lo = comptime!(cfg.compensated);
+    let (ka, kb) = comptime!((!layout.a_col_major, layout.b_col_major));
+    split_frags(pa, sh, off, unit, bm, bk, units, true, ka, lo);
+    split_frags(pb, sh, off + b_at, unit, bn, bk, units, false, kb, lo);
 }
 
 /// This unit's fragment items of an `x_len × k_len` window at (x0, k0) — element (x, k) at
@@ -375,6 +407,7 @@ fn load_frags(
     #[comptime] k_len: usize,
     #[comptime] units: usize,
     #[comptime] quad: bool,
+    #[comptime] kmajor: bool,
     #[comptime] tail: bool,
 ) {
     let rows = comptime!(if quad { 16 } else { 8 });
@@ -383,8 +416,9 @@ fn load_frags(
     #[unroll]
     for p in 0..comptime!(items.div_ceil(units)) {
         let idx = unit + p * units;
-        let lane = idx % 32;
-        let rest = idx / 32;
+        let slot = frag_slot(idx, comptime!(k_len / 8), kmajor);
+        let lane = slot % 32;
+        let rest = slot / 32;
         let x = x0 + (rest / comptime!(k_len / 8)) * rows + lane / 4;
         let k = k0 + (rest % comptime!(k_len / 8)) * 8 + lane % 4;
         #[unroll]
@@ -416,7 +450,7 @@ fn load_frags(
 /// Split the items of [`load_frags`] and store them at `off`: with `quad` the hi quad at vector
 /// `(2·rest)·32 + lane` and the lo quad 32 vectors on (rest = idx / 32), else
 /// `[hi b0, hi b1, lo b0, lo b1]` at `rest·32 + lane`; each is one lane's fragment, in register
-/// order.
+/// order. Without `with_lo` (one TF32 product) A's lo quads are not stored.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn split_frags(
@@ -428,14 +462,17 @@ fn split_frags(
     #[comptime] k_len: usize,
     #[comptime] units: usize,
     #[comptime] quad: bool,
+    #[comptime] kmajor: bool,
+    #[comptime] with_lo: bool,
 ) {
     let rows = comptime!(if quad { 16 } else { 8 });
     let items = comptime!(x_len / rows * k_len / 8 * 32);
     #[unroll]
     for p in 0..comptime!(items.div_ceil(units)) {
         let idx = unit + p * units;
-        let lane = idx % 32;
-        let rest = idx / 32;
+        let slot = frag_slot(idx, comptime!(k_len / 8), kmajor);
+        let lane = slot % 32;
+        let rest = slot / 32;
         if idx < items {
             if comptime!(quad) {
                 let a = split_pair::<tf32>(regs[4 * p], regs[4 * p + 1]);
@@ -451,7 +488,9 @@ fn split_frags(
                 lo.insert(2usize, b.extract(1usize));
                 lo.insert(3usize, b.extract(3usize));
                 sh[off + rest * 64 + lane] = hi;
-                sh[off + rest * 64 + 32 + lane] = lo;
+                if comptime!(with_lo) {
+                    sh[off + rest * 64 + 32 + lane] = lo;
+                }
             } else {
                 let a = split_pair::<tf32>(regs[2 * p], regs[2 * p + 1]);
                 let mut q = V4::<tf32>::empty();
@@ -463,6 +502,29 @@ fn split_frags(
             }
         }
     }
+}
+
+/// The fragment slot `rest·32 + lane` (rest = tile·(k_len/8) + K step, lane = 4g + t) that
+/// unit item `idx` loads and stores. Row- or column-ordered sources (`kmajor` false): `idx`
+/// itself, so a plane's 32 items are one (tile, step), whose 8 values of g are 8 consecutive
+/// rows — coalesced where rows are contiguous. K-contiguous sources: within each tile's
+/// 32·steps items, t fastest, then the low bit of g, then the K step, then g's upper bits:
+/// a plane loads 2 rows × (4 t × steps) of K instead of 8 rows × 4 t, so each load
+/// instruction touches 2 lines of the row-major source instead of 8 (ncu, session 23: half of
+/// every 32-byte sector unused, L1 the busiest unit); each 8 consecutive items still store 8
+/// consecutive fragment vectors (no bank conflict).
+#[cube]
+fn frag_slot(idx: usize, #[comptime] steps: usize, #[comptime] kmajor: bool) -> usize {
+    let mut slot = idx;
+    if comptime!(kmajor) {
+        let per_tile = comptime!(32 * steps);
+        let r = idx % per_tile;
+        let t = r % 4;
+        let g = (r / (8 * steps)) * 2 + (r / 4) % 2;
+        let step = (r / 8) % steps;
+        slot = ((idx / per_tile) * steps + step) * 32 + g * 4 + t;
+    }
+    slot
 }
 
 /// `[hi(v0), lo(v0), hi(v1), lo(v1)]`: hi = x rounded to TF32 (half an ulp added to the bits,
