@@ -31,10 +31,25 @@ pub struct Bench<'a> {
     /// The kernel of the `gemm` row (`--gemm-kernel`, as [`gemm_kernel`]; `None`: the device
     /// default).
     pub gemm_kernel: Option<linalg_common::gemm::GemmKernel>,
+    /// The Cholesky rows' large-update GEMM (`--chol-big-gemm`, as [`gemm_kernel`]; `None`:
+    /// the default).
+    pub chol_big_gemm: Option<linalg_common::gemm::GemmKernel>,
+}
+
+impl Bench<'_> {
+    /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel.
+    fn chol_params(&self) -> CholeskyParams {
+        CholeskyParams {
+            gemm_big: self.chol_big_gemm,
+            ..CholeskyParams::default()
+        }
+    }
 }
 
 /// A GEMM kernel by name: `simt` (128 × 128 vector tiles), `tc` (3×TF32, WMMA), `mma`
-/// (3×TF32, mma.sync, the default tiling) or `mma512` (mma.sync, 4 × 4 planes of 2 × 4).
+/// (3×TF32, mma.sync, the default tiling), `mma512` (mma.sync, 4 × 4 planes of 2 × 4),
+/// `mma-tf32` (the default tiling, one TF32 product) or `mma-sh` (the default tiling, sums in
+/// shared memory).
 pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
     use linalg_common::gemm::{BIG_TILES, GemmKernel};
     use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
@@ -50,7 +65,11 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
             ..MMA_DEFAULT
         }),
         "mma-tf32" => GemmKernel::Mma(linalg_common::gemm_mma::MMA_TF32),
-        _ => panic!("a GEMM kernel: simt, tc, mma, mma512 or mma-tf32"),
+        "mma-sh" => GemmKernel::Mma(MmaTiles {
+            sums_in_shared: true,
+            ..MMA_DEFAULT
+        }),
+        _ => panic!("a GEMM kernel: simt, tc, mma, mma512, mma-tf32 or mma-sh"),
     }
 }
 
@@ -109,9 +128,15 @@ fn cases(quick: bool) -> Vec<(Op, usize, usize, usize)> {
     v
 }
 
-fn factor(client: &Client, h: &cubecl::server::Handle, batch: usize, n: usize) -> CholeskyOutput {
+fn factor(
+    client: &Client,
+    h: &cubecl::server::Handle,
+    batch: usize,
+    n: usize,
+    p: &CholeskyParams,
+) -> CholeskyOutput {
     let a = MatrixRef::dense(h, batch, n, n);
-    potrf(client, a, false, &CholeskyParams::default()).expect("potrf")
+    potrf(client, a, false, p).expect("potrf")
 }
 
 /// Residual of the first right-hand side, ‖A·x − b‖₁ / (‖A‖₁‖x‖₁ + ‖b‖₁), of matrix 0, where
@@ -144,6 +169,7 @@ fn rhs_residual(a: &[f32], x: &[f32], b: &[f32], n: usize, k: usize, tri: bool) 
 }
 
 pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
+    let params = ctx.chol_params();
     let client = ctx.client;
     let mut out = Vec::new();
     for (i, (op, batch, n, k)) in cases(quick).into_iter().enumerate() {
@@ -167,16 +193,14 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         let mut resid = None;
         let (timed, flops, bytes): (Box<dyn FnMut()>, f64, f64) = match op {
             Op::Potrf | Op::PotrfGraph => {
-                let graph = matches!(op, Op::PotrfGraph).then(|| {
-                    PotrfGraph::new(client, batch, n, false, &CholeskyParams::default())
-                        .expect("graph")
-                });
+                let graph = matches!(op, Op::PotrfGraph)
+                    .then(|| PotrfGraph::new(client, batch, n, false, &params).expect("graph"));
                 let first = match &graph {
                     Some(g) => {
                         let m = MatrixRef::dense(&ha, batch, n, n);
                         g.run(client, m).expect("run").clone()
                     }
-                    None => factor(client, &ha, batch, n),
+                    None => factor(client, &ha, batch, n, &params),
                 };
                 let first = first.read(client).expect("read");
                 assert!(first.info.iter().all(|&x| x == 0), "{name}: info");
@@ -199,7 +223,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                             let _ = g.run(client, MatrixRef::dense(&h, batch, n, n));
                         }
                         None => {
-                            let _ = factor(client, &h, batch, n);
+                            let _ = factor(client, &h, batch, n, &params);
                         }
                     }),
                     bf * nf * nf * nf / 3.0,
@@ -207,7 +231,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                 )
             }
             Op::CholeskySolve | Op::SolveTriangular => {
-                let l = factor(client, &ha, batch, n);
+                let l = factor(client, &ha, batch, n, &params);
                 let bvec = uniform_vec(seed + 1, batch * n * k);
                 let hb = client.create_from_slice(f32::as_bytes(&bvec));
                 let lh = l.l.clone();
@@ -215,7 +239,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                 let run = move |client: &Client| {
                     let lm = MatrixRef::dense(&lh, batch, n, n);
                     let bm = MatrixRef::dense(&hb, batch, n, k);
-                    let p = CholeskyParams::default();
+                    let p = params;
                     if tri {
                         solve_triangular(client, lm, bm, false, true, false, &p)
                     } else {
@@ -1099,7 +1123,7 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
     ] {
         let a = spd_dominant(23, 1, n);
         let ha = client.create_from_slice(f32::as_bytes(&a));
-        let l = factor(client, &ha, 1, n);
+        let l = factor(client, &ha, 1, n, &CholeskyParams::default());
         let lhost = f32::from_bytes(&client.read_one(l.l.clone()).unwrap()).to_vec();
         let bvec = uniform_vec(29, n * k);
         let hb = client.create_from_slice(f32::as_bytes(&bvec));

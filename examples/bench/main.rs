@@ -38,8 +38,9 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
       [--qr-outer N] (the main geqrf / orgqr / qr rows with geqrf's outer blocks of N columns; 0: none)
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
-      [--qr-big-gemm simt|tc|mma|mma512|mma-tf32] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
-      [--gemm-kernel simt|tc|mma|mma512|mma-tf32] (the gemm row's kernel)
+      [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
+      [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh] (the gemm row's kernel)
+      [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh] (the Cholesky rows' GEMM for large updates)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -273,6 +274,7 @@ fn main() {
                 qr_tsqr_top: None,
                 qr_big_gemm: None,
                 gemm_kernel: None,
+                chol_big_gemm: None,
             });
             return;
         }
@@ -378,6 +380,7 @@ fn main() {
             .map(|v| v.parse().expect("--qr-tsqr-top: a number of rows")),
         qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
         gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),
+        chol_big_gemm: args.get("chol-big-gemm").map(chol::gemm_kernel),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));
