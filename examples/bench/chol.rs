@@ -593,14 +593,14 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         ),
         Some(GemmKernel::Tf32x3(tc)),
     ));
-    // After the default: its sums in shared memory, then one TF32 product per step. (Session
+    // After the default: its sums in the other place, then one TF32 product per step. (Session
     // 23 measured the tilings that fit 16 warps per multiprocessor by local ptxas registers —
     // 2×4 planes of 4×2 tiles at k 16, also with shared sums, and 4×4 planes of 2×2 — at
     // 28–41 TFLOP/s against the default's 44–52: BENCHMARKS.md.)
     for cfg in [
         MMA_DEFAULT,
         MmaTiles {
-            sums_in_shared: true,
+            sums_in_shared: !MMA_DEFAULT.sums_in_shared,
             ..MMA_DEFAULT
         },
         MMA_TF32,

@@ -25,9 +25,12 @@ pub struct CholeskyParams {
     /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`], WMMA fragments, or
     /// [`GemmKernel::Mma`], `mma.sync`; where the device has no such fragments, the
     /// launch is refused). Default: the `mma.sync` kernel ([`MMA_DEFAULT`]) where the device
-    /// runs it (H200: 49–52 TFLOP/s at 4096³ with 4.4e-8 of Σ|a||b|, against 40 and 6.6e-8
-    /// for SIMT; potrf 16384 in 49.4 ms against 52.8; BENCHMARKS.md, session 21), else
-    /// [`GemmLaunch::big`] (SIMT, 128×128 tiles of 4-vectors), else `gemm`.
+    /// runs it (H200: 50–56 TFLOP/s at 4096³ with 4.4e-8 of Σ|a||b|, against 40 and 6.6e-8
+    /// for SIMT; potrf 16384 in 42.8 ms against 52.8; BENCHMARKS.md, session 23), else
+    /// [`GemmLaunch::big`] (SIMT, 128×128 tiles of 4-vectors), else `gemm`. Plain TF32
+    /// products, for callers that accept TF32 accuracy in the updates:
+    /// `Some(GemmKernel::Mma(MMA_TF32))` (potrf 16384 in 34.6 ms, residual 1.8e-4 on
+    /// G·Gᵀ + 1e-5·I against the gate's 3.9e-2).
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,

@@ -284,7 +284,8 @@ pub fn large_matrix(client: &Client) {
     let out = potrf_host(client, &a, &[n, n], false, &CholeskyParams::default()).expect("potrf");
     check_factor(&a, &out.l, &out.info, 1, n, false, "n = 1000");
     // The large-update GEMM (the device default, a small SIMT tiling every runtime can run,
-    // and the 3×TF32 tensor-core kernel where the device has one) on updates from 100 rows up.
+    // and the tensor-core kernels where the device has them: WMMA 3×TF32, mma.sync 3×TF32
+    // with its sums in both places, mma.sync TF32) on updates from 100 rows up.
     let small_big = GemmKernel::Simt(GemmConfig {
         units_x: 2,
         units_y: 1,
@@ -301,7 +302,7 @@ pub fn large_matrix(client: &Client) {
     if GemmLaunch::mma(&Hardware::of(client), MMA_DEFAULT).is_some() {
         bigs.push(Some(GemmKernel::Mma(MMA_DEFAULT)));
         bigs.push(Some(GemmKernel::Mma(MmaTiles {
-            sums_in_shared: true,
+            sums_in_shared: !MMA_DEFAULT.sums_in_shared,
             ..MMA_DEFAULT
         })));
         // TF32 products: the gate (20·n·ε = 2.4e-3 here) still holds at κ = 1e3.
@@ -1067,7 +1068,8 @@ fn tc_shared(hw: &Hardware) -> GemmLaunch {
 /// 3×TF32 with the default tiling, one plane of one 16 × 8 accumulator with K windows of 8
 /// flushed every 16 (ragged edges every few elements, a flush inside short K), 4 × 4 planes of
 /// 2 × 4 (512 units, flushed every 64) with the sums in shared memory, and the default with
-/// them; then one TF32 product per step ([`MMA_TF32`], and on the one-tile tiling).
+/// its sums in the other place (registers); then one TF32 product per step ([`MMA_TF32`], and
+/// on the one-tile tiling).
 fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
     let Some(g) = GemmLaunch::mma(hw, MMA_DEFAULT) else {
         assert!(
@@ -1096,8 +1098,8 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
         sums_in_shared: true,
         compensated: true,
     };
-    let shared = MmaTiles {
-        sums_in_shared: true,
+    let other_sums = MmaTiles {
+        sums_in_shared: !MMA_DEFAULT.sums_in_shared,
         ..MMA_DEFAULT
     };
     vec![
@@ -1111,8 +1113,8 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
             GemmLaunch::mma(hw, wide).expect("the default's device runs 512 units"),
         ),
         (
-            "tf32x3 mma, sums in shared",
-            GemmLaunch::mma(hw, shared).expect("the default's device has the shared memory"),
+            "tf32x3 mma, the sums in the default's other place",
+            GemmLaunch::mma(hw, other_sums).expect("the default's device runs both"),
         ),
         (
             "tf32 mma (one product)",

@@ -28,7 +28,8 @@
 //! Measured on the H200 (BENCHMARKS.md): 4.4e-8 of Σ|a||b| at K = 4096 (the SIMT kernel:
 //! 6.6e-8). Session 20's layout, whose fragments were gathered from two reads, reached
 //! 25–32 TFLOP/s at 4096³ (ncu: 4.5 register moves per HMMA); this one, with unpredicated
-//! window loads and the cheap split, 44–52 with K windows of 32, against the SIMT kernel's 40.
+//! window loads and the cheap split, 44–52 with K windows of 32, against the SIMT kernel's 40;
+//! with K-contiguous operands loaded two rows per plane instruction ([`frag_slot`]), 50–56.
 //! It is the Cholesky default for large updates where the device runs it.
 use crate::gemm::{GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
 use cubecl::cmma::MmaDefinition;
@@ -55,9 +56,9 @@ pub struct MmaTiles {
     /// flush at the end).
     pub flush_k: usize,
     /// Keep the f32 sums in shared memory (`tiles_m·tiles_n·4` words per unit) instead of
-    /// registers: fewer registers, one shared read and write per sum and flush. Measured no
-    /// faster on the H200 (the default's tiling: 46.6 / 42.3 / 50.8 TFLOP/s against 49.2 /
-    /// 44.7 / 51.8 with the sums in its 255 registers; BENCHMARKS.md, session 21).
+    /// registers: fewer registers, one shared read and write per sum and flush. On the H200
+    /// it was no faster with session 21's loads, and is 1.6–3.3 % faster for potrf 8192–16384
+    /// since session 23's (BENCHMARKS.md).
     pub sums_in_shared: bool,
     /// Three TF32 products per step (A_lo·B_hi + A_hi·B_lo + A_hi·B_hi: f32 accuracy). When
     /// false, one (A_hi·B_hi): TF32 accuracy (inputs rounded to 11 significant bits), for
@@ -97,9 +98,10 @@ impl MmaTiles {
 }
 
 /// The default: 128 × 128 tiles, 2 × 4 planes of 4 × 4 accumulators (64 × 32 each), K windows
-/// of 32, flushed every 128 of K (H200, 4096³, session 21: 49.2 / 44.7 / 51.8 TFLOP/s for
-/// A·B / A·Bᵀ / Aᵀ·B, against 45.4 / 43.2 / 48.3 with windows of 16 and 40 for the SIMT
-/// kernel; BENCHMARKS.md).
+/// of 32, flushed every 128 of K into sums in shared memory (H200, session 23, BENCHMARKS.md:
+/// 52.2 / 56.1 / 50.5 TFLOP/s for A·B / A·Bᵀ / Aᵀ·B at 4096³, against 53.4 / 53.7 / 52.4
+/// with the sums in registers and 40 for the SIMT kernel; potrf 16384 in 42.8 ms against
+/// 44.3 with the sums in registers, same run).
 pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     warps_m: 2,
     warps_n: 4,
@@ -107,14 +109,16 @@ pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     tiles_n: 4,
     tile_k: 32,
     flush_k: 128,
-    sums_in_shared: false,
+    sums_in_shared: true,
     compensated: true,
 };
 
-/// [`MMA_DEFAULT`] with one TF32 product per step (TF32 accuracy; H200, 4096³: 62.6 / 55.3 /
-/// 72.6 TFLOP/s for A·B / A·Bᵀ / Aᵀ·B against 48.5 / 43.8 / 52.4 compensated, BENCHMARKS.md,
-/// session 23). For callers that accept TF32 products, as `torch.backends.cuda.matmul.allow_tf32`.
+/// [`MMA_DEFAULT`]'s tiling with one TF32 product per step and the sums in registers (TF32
+/// accuracy, 1.1e-5 of Σ|a||b| at K = 4096; H200, session 23, BENCHMARKS.md: 77.0 / 87.7 /
+/// 73.4 TFLOP/s for A·B / A·Bᵀ / Aᵀ·B at 4096³; potrf 16384 in 34.6 ms against cuSOLVER's
+/// 43.7). For callers that accept TF32 products, as `torch.backends.cuda.matmul.allow_tf32`.
 pub const MMA_TF32: MmaTiles = MmaTiles {
+    sums_in_shared: false,
     compensated: false,
     ..MMA_DEFAULT
 };
