@@ -384,8 +384,9 @@ fn stash_windows(
 
 /// This unit's fragment items of an `x_len × k_len` window at (x0, k0) — element (x, k) at
 /// `base + x·xs + k·ks`, zeros past `xmax`, `kmax` — into registers. Item `idx = unit + p·units`
-/// is lane `idx % 32` = (g, t) of tile `idx / 32 / (k_len / 8)` (16 rows with `quad`, else 8)
-/// at K step `idx / 32 % (k_len / 8)`: with `quad` (A) the four elements (g, t), (g + 8, t),
+/// is fragment slot `rest·32 + lane` = [`frag_slot`]`(idx)` (`idx` itself unless `kmajor`):
+/// lane = (g, t) of tile `rest / (k_len / 8)` (16 rows with `quad`, else 8) at K step
+/// `rest % (k_len / 8)`: with `quad` (A) the four elements (g, t), (g + 8, t),
 /// (g, t + 4), (g + 8, t + 4) into `regs[4p..]`, else (B, x the column) (g, t), (g, t + 4) into
 /// `regs[2p..]`.
 ///
@@ -452,7 +453,7 @@ fn load_frags(
 }
 
 /// Split the items of [`load_frags`] and store them at `off`: with `quad` the hi quad at vector
-/// `(2·rest)·32 + lane` and the lo quad 32 vectors on (rest = idx / 32), else
+/// `(2·rest)·32 + lane` and the lo quad 32 vectors on (`rest·32 + lane` = [`frag_slot`]`(idx)`), else
 /// `[hi b0, hi b1, lo b0, lo b1]` at `rest·32 + lane`; each is one lane's fragment, in register
 /// order. Without `with_lo` (one TF32 product) A's lo quads are not stored.
 #[cube]
