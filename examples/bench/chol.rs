@@ -574,49 +574,47 @@ pub fn tc_sweep(client: &Client, samples: usize) {
     let simt = GemmLaunch::big(&hw).map(|g| g.kernel);
     let mut kernels: Vec<(String, Option<GemmKernel>)> = vec![("simt 128x128".into(), simt)];
     // "<kind> <warps>w <fragments or tiles per warp><f|t> k<K window> flush <K>[ sh]".
-    let label = |kind: &str, w: (usize, usize), f: (usize, usize, char), k, flush, sh: bool| {
+    let label = |k: GemmKernel| {
+        let (kind, w, f, kw, flush, sh) = match k {
+            GemmKernel::Tf32x3(c) => (
+                "tc",
+                (c.warps_m, c.warps_n),
+                (c.frags_m, c.frags_n, 'f'),
+                c.tile_k,
+                c.flush_k,
+                c.sums_in_shared,
+            ),
+            GemmKernel::Mma(c) => (
+                if c.compensated { "mma" } else { "mma-tf32" },
+                (c.warps_m, c.warps_n),
+                (c.tiles_m, c.tiles_n, 't'),
+                c.tile_k,
+                c.flush_k,
+                c.sums_in_shared,
+            ),
+            GemmKernel::Simt(_) => unreachable!("the SIMT row is labelled above"),
+        };
         let sh = if sh { " sh" } else { "" };
         format!(
-            "{kind} {}x{}w {}x{}{} k{k} flush {flush}{sh}",
+            "{kind} {}x{}w {}x{}{} k{kw} flush {flush}{sh}",
             w.0, w.1, f.0, f.1, f.2
         )
     };
-    let tc = TC_DEFAULT;
-    kernels.push((
-        label(
-            "tc",
-            (tc.warps_m, tc.warps_n),
-            (tc.frags_m, tc.frags_n, 'f'),
-            tc.tile_k,
-            tc.flush_k,
-            tc.sums_in_shared,
-        ),
-        Some(GemmKernel::Tf32x3(tc)),
-    ));
-    // After the default: its sums in the other place, then one TF32 product per step. (Session
-    // 23 measured the tilings that fit 16 warps per multiprocessor by local ptxas registers —
-    // 2×4 planes of 4×2 tiles at k 16, also with shared sums, and 4×4 planes of 2×2 — at
-    // 28–41 TFLOP/s against the default's 44–52: BENCHMARKS.md.)
-    for cfg in [
-        MMA_DEFAULT,
-        MmaTiles {
+    // After the WMMA kernel and the mma default: the default's sums in the other place, then
+    // one TF32 product per step. (Session 23 measured the tilings that fit 16 warps per
+    // multiprocessor by local ptxas registers — 2×4 planes of 4×2 tiles at k 16, also with
+    // shared sums, and 4×4 planes of 2×2 — at 28–41 TFLOP/s against the default's 44–52:
+    // BENCHMARKS.md.)
+    for k in [
+        GemmKernel::Tf32x3(TC_DEFAULT),
+        GemmKernel::Mma(MMA_DEFAULT),
+        GemmKernel::Mma(MmaTiles {
             sums_in_shared: !MMA_DEFAULT.sums_in_shared,
             ..MMA_DEFAULT
-        },
-        MMA_TF32,
+        }),
+        GemmKernel::Mma(MMA_TF32),
     ] {
-        let kind = if cfg.compensated { "mma" } else { "mma-tf32" };
-        kernels.push((
-            label(
-                kind,
-                (cfg.warps_m, cfg.warps_n),
-                (cfg.tiles_m, cfg.tiles_n, 't'),
-                cfg.tile_k,
-                cfg.flush_k,
-                cfg.sums_in_shared,
-            ),
-            Some(GemmKernel::Mma(cfg)),
-        ));
+        kernels.push((label(k), Some(k)));
     }
     for (label, kernel) in kernels {
         let g = kernel.and_then(|k| GemmLaunch::of_kernel(&hw, k));
