@@ -93,6 +93,7 @@ fn main() {
         accumulate: true,
         negate: true,
         lower_only: false,
+        a_lower: false,
     };
     compile(&gemm_mma_kernel::create_dummy_kernel(
         props,

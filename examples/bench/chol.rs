@@ -283,6 +283,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                             accumulate: false,
                             negate: false,
                             lower_only: false,
+                            a_lower: false,
                         };
                         g.launch(
                             client,
@@ -398,6 +399,7 @@ pub fn gemm_sweep(client: &Client, samples: usize) {
         accumulate,
         negate,
         lower_only: false,
+        a_lower: false,
     };
     for row in rows {
         let label = match row {
@@ -628,6 +630,7 @@ pub fn tc_sweep(client: &Client, samples: usize) {
             accumulate: false,
             negate: false,
             lower_only: false,
+            a_lower: false,
         };
         for (at, bt) in [(false, false), (false, true), (true, false)] {
             let av = if at { v.t() } else { v };
@@ -732,6 +735,7 @@ pub fn precision_sweep(client: &Client, samples: usize) {
                     accumulate: true,
                     negate: false,
                     lower_only: false,
+                    a_lower: false,
                 },
             );
             let a = f32::from_bytes(&client.read_one(ha.clone()).unwrap()).to_vec();
@@ -780,6 +784,7 @@ pub fn launch_probe(client: &Client) {
         accumulate: true,
         negate: false,
         lower_only: false,
+        a_lower: false,
     };
     let run = |count: usize| {
         qrchol::timing::sync(client);
@@ -1203,6 +1208,31 @@ pub fn big_sweep(client: &Client, samples: usize) {
         variant("k256", |p| p.big_min_k = Some(256)),
         variant("rl2048", |p| p.blocked_below = Some(2048)),
         variant("rl8192", |p| p.blocked_below = Some(8192)),
+    ];
+    params_table(client, samples, &shapes, &variants);
+}
+
+/// The TRSMs' inverted diagonal blocks (`inv_block`: 0 = recursion down to the leaves, else
+/// the order of the blocks inverted whole and applied as one GEMM), with the default
+/// (3×TF32) large updates and with plain TF32 ones (`tf32-…`).
+pub fn inv_sweep(client: &Client, samples: usize) {
+    let shapes = [(1usize, 4096usize), (1, 8192), (1, 16384), (2, 8192)];
+    let variant = |label: &str, inv: usize, big: Option<&str>| {
+        let p = CholeskyParams {
+            inv_block: Some(inv),
+            gemm_big: big.map(gemm_kernel),
+            ..CholeskyParams::default()
+        };
+        (label.to_string(), p)
+    };
+    let variants = [
+        variant("inv0", 0, None),
+        variant("inv512", 512, None),
+        variant("inv1024", 1024, None),
+        variant("inv2048", 2048, None),
+        variant("tf32-0", 0, Some("mma-tf32")),
+        variant("tf32-1024", 1024, Some("mma-tf32")),
+        variant("tf32-2048", 2048, Some("mma-tf32")),
     ];
     params_table(client, samples, &shapes, &variants);
 }

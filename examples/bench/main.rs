@@ -28,6 +28,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution; potrf big_min_k)
       [--big-sweep]    (potrf: which updates take the large-update GEMM, and the right-looking cutoff)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
+      [--inv-sweep]    (potrf: the TRSMs' whole inverted diagonal blocks by order, 3×TF32 and TF32 updates)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
@@ -231,6 +232,10 @@ fn main() {
     }
     if args.flag("small-sweep") {
         chol::small_sweep(&client, samples);
+        return;
+    }
+    if args.flag("inv-sweep") {
+        chol::inv_sweep(&client, samples.min(7));
         return;
     }
     if args.flag("chol-sweep") {

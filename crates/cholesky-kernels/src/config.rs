@@ -101,6 +101,12 @@ pub struct CholeskyParams {
     /// 2.14 → 3.32, where the fused kernel's shared memory thins out the many update cubes;
     /// BENCHMARKS.md).
     pub fuse_leaf: Option<bool>,
+    /// Order of the diagonal blocks that a triangular solve with at least this many
+    /// right-hand sides inverts whole (doubling from the leaves' inverses:
+    /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
+    /// applies as one GEMM each, instead of recursing down to the leaves; 0 disables. `leaf`
+    /// times a power of two, at least twice `leaf` (else the launch is refused). Default 1024.
+    pub inv_block: Option<usize>,
 }
 
 /// The default of [`CholeskyParams::gemm`]: [`GemmLaunch::new`], its vector tiles with K
@@ -470,6 +476,8 @@ pub struct CholeskyLaunch {
     pub trsv: Option<TrsvConfig>,
     /// `None`: fuse for a single matrix.
     pub fuse_leaf: Option<bool>,
+    /// 0: off.
+    pub inv_block: usize,
     small_units: Option<usize>,
     small_mats: Option<usize>,
     hw: Hardware,
@@ -545,7 +553,13 @@ impl CholeskyLaunch {
             Some(k) => Some(TrsvConfig::new(hw, nb, k)?),
             None => TrsvConfig::new(hw, nb, 16),
         };
-        (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb)).then_some(Self {
+        let inv_block = params.inv_block.unwrap_or(1024);
+        let inv_ok = inv_block == 0
+            || (inv_block >= 2 * nb
+                && inv_block.is_multiple_of(nb)
+                && (inv_block / nb).is_power_of_two());
+        (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
+            inv_block,
             step,
             trsv,
             fuse_leaf: params.fuse_leaf,

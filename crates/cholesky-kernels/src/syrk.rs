@@ -16,6 +16,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
             accumulate: true,
             negate: true,
             lower_only: true,
+            a_lower: false,
         };
         gemm.launch(ctx.client, ctx.batch, a, a.with_view(a.view.t()), c, op);
         return;
@@ -31,6 +32,7 @@ pub(crate) fn syrk_rec(ctx: &Ctx, c: Operand, a: Operand) {
         accumulate: true,
         negate: true,
         lower_only: false,
+        a_lower: false,
     };
     ctx.launch.gemm_for(m - h, h, k).launch(
         ctx.client,

@@ -742,6 +742,101 @@ pub fn cholesky_solve_and_inverse(client: &Client) {
     }
 }
 
+/// Triangular solves whose leaves are whole inverted diagonal blocks (`inv_block`, doubled
+/// from the leaves' inverses), at orders that make several doubling levels, ragged tails
+/// and nested recursions cheap: potrf recursing all the way (its TRSMs take the blocks),
+/// with κ up to 1e6; solve_triangular in every orientation, unit diagonal too, with B read
+/// transposed; cholesky_solve. Each against the same bounds as without the blocks.
+pub fn inverse_blocks(client: &Client) {
+    for (leaf, inv_block, sizes) in [
+        (8, 32, &[100usize, 203][..]),
+        (16, 32, &[100][..]),
+        (8, 16, &[57][..]),
+    ] {
+        let p = CholeskyParams {
+            leaf: Some(leaf),
+            inv_block: Some(inv_block),
+            blocked_below: Some(0),
+            ..CholeskyParams::default()
+        };
+        for &n in sizes {
+            for upper in [false, true] {
+                let (mut a, _) = spd_batch(n, &[1e6, 3.0], 41 + n as u64);
+                let clean = a.clone();
+                poison(&mut a, 2, n, upper);
+                let out = potrf_host(client, &a, &[2, n, n], upper, &p).expect("potrf");
+                let what = format!("leaf {leaf}, inverted blocks of {inv_block}");
+                check_factor(&clean, &out.l, &out.info, 2, n, upper, &what);
+            }
+        }
+    }
+    let p = CholeskyParams {
+        leaf: Some(8),
+        inv_block: Some(32),
+        ..CholeskyParams::default()
+    };
+    let (n, k, batch) = (90usize, 40usize, 2usize);
+    for upper in [false, true] {
+        for left in [true, false] {
+            for unit in [false, true] {
+                let (r, c) = if left { (n, k) } else { (k, n) };
+                let mut a = Vec::new();
+                let mut dense = Vec::new();
+                for bi in 0..batch {
+                    let (t, d) = triangular(n, upper, unit, (n * 10 + bi) as u64);
+                    a.extend(t);
+                    dense.push(d);
+                }
+                // B stored transposed (c × r), read through a transposed view.
+                let bt = linalg_common::rng::uniform_vec(17, batch * r * c);
+                let ha = client.create_from_slice(f32::as_bytes(&a));
+                let hb = client.create_from_slice(f32::as_bytes(&bt));
+                let am = MatrixRef::contiguous(&ha, &[batch, n, n], "a").unwrap();
+                let mut bm = MatrixRef::contiguous(&hb, &[batch, c, r], "b").unwrap();
+                bm.view = bm.view.t();
+                let x = solve_triangular(client, am, bm, upper, left, unit, &p)
+                    .expect("solve")
+                    .read(client)
+                    .expect("read");
+                for bi in 0..batch {
+                    let b: Vec<f32> = (0..r * c)
+                        .map(|e| bt[bi * r * c + (e % c) * r + e / c])
+                        .collect();
+                    let s = bi * r * c..(bi + 1) * r * c;
+                    let res = solve_residual(&dense[bi], &x.x[s], &b, n, r, c, left);
+                    assert!(
+                        res <= 20.0 * n as f64 * EPS,
+                        "inverted blocks: upper={upper} left={left} unit={unit} batch {bi}: {res:e}"
+                    );
+                }
+            }
+        }
+    }
+    let (_, l) = spd_batch(n, &[1e4, 2.0], 23);
+    let b = linalg_common::rng::uniform_vec(29, batch * n * k);
+    let hl = client.create_from_slice(f32::as_bytes(&l));
+    let hb = client.create_from_slice(f32::as_bytes(&b));
+    let lm = MatrixRef::contiguous(&hl, &[batch, n, n], "l").unwrap();
+    let bm = MatrixRef::contiguous(&hb, &[batch, n, k], "b").unwrap();
+    let x = cholesky_solve(client, bm, lm, false, &p)
+        .unwrap()
+        .read(client)
+        .unwrap();
+    for bi in 0..batch {
+        let lb: Vec<f64> = l[bi * n * n..(bi + 1) * n * n]
+            .iter()
+            .map(|v| *v as f64)
+            .collect();
+        let am = matmul(&lb, &transpose(&lb, n, n), n, n, n);
+        let s = bi * n * k..(bi + 1) * n * k;
+        let res = solve_residual(&am, &x.x[s.clone()], &b[s], n, n, k, true);
+        assert!(
+            res <= 40.0 * n as f64 * EPS,
+            "inverted blocks: cholesky_solve batch {bi}: {res:e}"
+        );
+    }
+}
+
 /// A batch of small matrices is one launch, and each result equals the unbatched one bitwise.
 pub fn batched_small(client: &Client) {
     let def = CholeskyParams::default();
@@ -969,8 +1064,8 @@ pub fn graph_replay(client: &Client) {
     }
 }
 
-/// The GEMM on row- and column-major operands, accumulate / overwrite / lower-only, ragged
-/// sizes, batched: the true-f32 SIMT kernel everywhere, and the 3×TF32 tensor-core kernel where
+/// The GEMM on row- and column-major operands, accumulate / overwrite / lower-only / A lower
+/// trapezoidal (its K windows above the diagonal skipped), ragged sizes, batched: the true-f32 SIMT kernel everywhere, and the 3×TF32 tensor-core kernel where
 /// the device has TF32 fragments (elsewhere its constructor must refuse). The tolerance is an
 /// f32 GEMM bound, which plain TF32 (2⁻¹¹ per product) fails from K ≈ 8 on.
 pub fn gemm_views(client: &Client) {
@@ -1162,6 +1257,7 @@ pub fn gemm_long_k(client: &Client) {
                 accumulate: false,
                 negate: false,
                 lower_only: false,
+                a_lower: false,
             },
         );
         let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
@@ -1207,10 +1303,18 @@ fn gemm_case(
     let a = linalg_common::rng::uniform_vec(seed, batch * m * k);
     let b = linalg_common::rng::uniform_vec(seed + 1, batch * k * n);
     let c0 = linalg_common::rng::uniform_vec(seed + 2, batch * m * n);
-    // Element (i, q) of A and (q, j) of B in their storage.
-    let at = |bi: usize, i: usize, q: usize| {
-        a[bi * m * k + if a_cm { q * m + i } else { i * k + q }] as f64
-    };
+    let a_at = |i: usize, q: usize| if a_cm { q * m + i } else { i * k + q };
+    // A's lower trapezoid (zeros above its diagonal), for `a_lower`.
+    let mut a_tri = a.clone();
+    for bi in 0..batch {
+        for i in 0..m {
+            for q in i + 1..k {
+                a_tri[bi * m * k + a_at(i, q)] = 0.0;
+            }
+        }
+    }
+    // Element (i, q) of A (or of its trapezoid) and (q, j) of B in their storage.
+    let at = |a: &[f32], bi: usize, i: usize, q: usize| a[bi * m * k + a_at(i, q)] as f64;
     let bt = |bi: usize, q: usize, j: usize| {
         b[bi * k * n + if b_cm { j * k + q } else { q * n + j }] as f64
     };
@@ -1224,12 +1328,14 @@ fn gemm_case(
     } else {
         View::contiguous(k, n)
     };
-    for (accumulate, negate, lower_only) in [
-        (false, false, false),
-        (true, true, false),
-        (true, false, true),
+    for (accumulate, negate, lower_only, a_lower) in [
+        (false, false, false, false),
+        (true, true, false, false),
+        (true, false, true, false),
+        (false, true, false, true),
     ] {
-        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let a = if a_lower { &a_tri } else { &a };
+        let ha = client.create_from_slice(f32::as_bytes(a));
         let hb = client.create_from_slice(f32::as_bytes(&b));
         let hc = client.create_from_slice(f32::as_bytes(&c0));
         g.launch(
@@ -1242,6 +1348,7 @@ fn gemm_case(
                 accumulate,
                 negate,
                 lower_only,
+                a_lower,
             },
         );
         let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
@@ -1250,7 +1357,7 @@ fn gemm_case(
                 for j in 0..n {
                     let (mut p, mut pa) = (0.0f64, 0.0f64);
                     for q in 0..k {
-                        let x = at(bi, i, q) * bt(bi, q, j);
+                        let x = at(a, bi, i, q) * bt(bi, q, j);
                         p += x;
                         pa += x.abs();
                     }
@@ -1267,7 +1374,8 @@ fn gemm_case(
                         + 2.5 * u_prod * pa;
                     assert!(
                         (got - want).abs() <= tol,
-                        "{name} ({m},{k},{n}) a_cm {a_cm} b_cm {b_cm} [{bi},{i},{j}] {got} vs {want}"
+                        "{name} ({m},{k},{n}) a_cm {a_cm} b_cm {b_cm} a_lower {a_lower} \
+                         [{bi},{i},{j}] {got} vs {want}"
                     );
                 }
             }
@@ -1484,6 +1592,10 @@ macro_rules! testgen {
             #[test]
             fn cholesky_solve_and_inverse() {
                 super::cholesky_solve_and_inverse(&client());
+            }
+            #[test]
+            fn inverse_blocks() {
+                super::inverse_blocks(&client());
             }
             #[test]
             fn batched_small() {

@@ -177,6 +177,10 @@ pub struct GemmOp {
     pub negate: bool,
     /// Write only elements with column ≤ row (the lower triangle of a diagonal block).
     pub lower_only: bool,
+    /// A is lower triangular: a tile's K loop stops after the window holding its last row's
+    /// diagonal. A's elements above its diagonal must be zero (those inside the last window
+    /// are still read); K windows wholly above it are skipped.
+    pub a_lower: bool,
 }
 
 /// Which kernel a [`GemmLaunch`] runs, with its tiling.
@@ -413,7 +417,7 @@ impl GemmLaunch {
         let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
         let kc = k.div_ceil(splits.max(1)).next_multiple_of(self.tile_k());
         let s = k.div_ceil(kc.max(1));
-        if s <= 1 || op.lower_only || m == 0 || n == 0 {
+        if s <= 1 || op.lower_only || op.a_lower || m == 0 || n == 0 {
             self.launch(client, 1, a, b, c, op);
             return;
         }
@@ -444,6 +448,7 @@ impl GemmLaunch {
             accumulate: false,
             negate: false,
             lower_only: false,
+            a_lower: false,
         };
         self.launch_raw(
             client,
@@ -648,7 +653,7 @@ fn gemm_kernel<F: Float>(
     let big_n = comptime!(cfg.tile_n());
     let units = comptime!(cfg.units());
 
-    let at = tile_at(&dims, big_m, big_n, op.lower_only);
+    let at = tile_at(&dims, big_m, big_n, op);
     let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
     let unit = UNIT_POS as usize;
     let ux = unit % ux_n;
@@ -732,13 +737,14 @@ pub struct TileAt {
 
 /// This cube's `bm × bn` tile (grid x: tiles, y and z: batch). Cubes past the batch, and with
 /// `lower_only` cubes whose whole tile lies above C's diagonal, leave here (uniform per cube).
+/// With `a_lower`, K stops at the tile's last row + 1.
 #[cube]
 #[allow(clippy::collapsible_if)]
 pub fn tile_at(
     dims: &MatArgs,
     #[comptime] bm: usize,
     #[comptime] bn: usize,
-    #[comptime] lower_only: bool,
+    #[comptime] op: GemmOp,
 ) -> TileAt {
     let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     let tile = CUBE_POS_X as usize;
@@ -751,10 +757,13 @@ pub fn tile_at(
     if bidx + 1 == dims.batch {
         kdim = dims.k_last;
     }
-    if comptime!(lower_only) {
+    if comptime!(op.lower_only) {
         if col0 > row0 + bm - 1 {
             terminate!();
         }
+    }
+    if comptime!(op.a_lower) {
+        kdim = min(kdim, row0 + bm);
     }
     TileAt {
         bidx,

@@ -151,7 +151,7 @@ pub fn gemm_mma_kernel(
     let ia = comptime!((cfg.tile_m() * cfg.tile_k / 4).div_ceil(cfg.units()));
     let ib = comptime!((cfg.tile_n() * cfg.tile_k / 2).div_ceil(cfg.units()));
 
-    let at = tile_at(&dims, bm, bn, op.lower_only);
+    let at = tile_at(&dims, bm, bn, op);
     let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
     let unit = UNIT_POS as usize;
     let warp = unit / MMA_PLANE;

@@ -145,7 +145,7 @@ pub(crate) fn gemm_tc_kernel(
         MatrixLayout::ColMajor
     });
 
-    let at = tile_at(&dims, bm, bn, op.lower_only);
+    let at = tile_at(&dims, bm, bn, op);
     let (bidx, row0, col0, kdim) = (at.bidx, at.row0, at.col0, at.kdim);
     let unit = UNIT_POS as usize;
     let warp = unit / PLANE;

@@ -28,7 +28,7 @@ pub(crate) fn gemm_vec_kernel<F: Float>(
     #[comptime] op: GemmOp,
     #[comptime] layout: Layout,
 ) {
-    let at = tile_at(&dims, cfg.tile_m(), cfg.tile_n(), op.lower_only);
+    let at = tile_at(&dims, cfg.tile_m(), cfg.tile_n(), op);
     gemm_vec_tile(a, b, c, &dims, &sa, &sb, &sc, &at, cfg, op, layout);
 }
 

@@ -898,6 +898,7 @@ fn gemm_split_k_on(client: &Client, g: &linalg_common::gemm::GemmLaunch) {
                 accumulate,
                 negate,
                 lower_only: false,
+                a_lower: false,
             };
             g.launch_split_k(
                 client,

@@ -46,7 +46,7 @@ pub(crate) fn syrk_leaf_kernel<F: Float>(
     #[comptime] stage: LeafStage,
     #[comptime] storage_sync: bool,
 ) {
-    let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op.lower_only);
+    let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op);
     gemm_vec_tile(a, a, w, &dims, &sa, &sb, &sc, &at, gcfg, op, layout);
     // Uniform per cube.
     if CUBE_POS_X == 0 {
@@ -92,6 +92,7 @@ pub(crate) fn launch_syrk_leaf(
         accumulate: true,
         negate: true,
         lower_only: true,
+        a_lower: false,
     };
     let stage = LeafStage {
         factor: true,

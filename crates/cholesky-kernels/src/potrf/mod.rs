@@ -28,7 +28,7 @@ pub use rows::rows_kernel;
 
 use crate::config::{BatchedLeaf, LeafConfig, LeafStage, RowsConfig, SmallConfig};
 use crate::syrk::syrk_rec;
-use crate::trsm::{BlockInverses, trsm_rec};
+use crate::trsm::{BlockInverses, trsm};
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -254,7 +254,7 @@ fn potrf_rec(
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
     potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done);
-    trsm_rec(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
+    trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     let d2 = d0 + n1;
     let slot = inv.block(d2 / nb, nb);
     let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2);

@@ -8,6 +8,7 @@
 //! tile spans the block's nb rows, so a cube reads only the columns it writes). A right-side
 //! solve X·A = B is Aᵀ·Xᵀ = Bᵀ: the same core on transposed views (free: strides). Only T's
 //! triangle is read.
+mod doubling;
 pub mod trsv;
 
 use crate::config::LeafStage;
@@ -15,6 +16,7 @@ use crate::potrf::launch_leaf;
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
 use cubecl::client::Client;
 use cubecl::server::Handle;
+use doubling::DoubledInverses;
 use linalg_common::copy::{CopyConfig, launch_copy};
 use linalg_common::gemm::{GemmOp, Operand, View};
 
@@ -99,7 +101,7 @@ pub fn solve_triangular(
     };
     let inv = BlockInverses::new(&ctx, n);
     inv.invert(&ctx, t, lower, unit_diagonal, &flags);
-    trsm_rec(&ctx, t, lower, &inv, 0, y);
+    trsm(&ctx, t, lower, &inv, 0, y);
     Ok(SolveOutput {
         x: x.0,
         nonfinite: flags,
@@ -273,14 +275,39 @@ impl BlockInverses {
 }
 
 /// T·X = B in place (B becomes X); T is lower or upper; `inv` holds the inverses of its
-/// diagonal blocks, T's first being block `g0`.
-pub(crate) fn trsm_rec(
+/// diagonal blocks, T's first being block `g0`. With at least `inv_block` right-hand sides
+/// (and no block substitution), T's full diagonal blocks of that order are inverted whole
+/// first ([`doubling`]) and the recursion stops at them.
+pub(crate) fn trsm(ctx: &Ctx, t: Operand, lower: bool, inv: &BlockInverses, g0: usize, b: Operand) {
+    let s = ctx.launch.inv_block;
+    let (n, k) = (t.view.rows, b.view.cols);
+    let substitution = ctx.launch.trsv.is_some_and(|cfg| k <= cfg.max_k);
+    if s == 0 || n < s || k < s || substitution {
+        trsm_rec(ctx, t, lower, inv, g0, b, None);
+        return;
+    }
+    // The doubling runs on lower triangles: an upper T's blocks are inverted transposed.
+    let flipped;
+    let (tl, il) = if lower {
+        (t, inv)
+    } else {
+        flipped = inv.t();
+        (t.with_view(t.view.t()), &flipped)
+    };
+    let whole = DoubledInverses::new(ctx, tl, il, g0, s, k);
+    trsm_rec(ctx, t, lower, inv, g0, b, Some((&whole, 0)));
+}
+
+/// [`trsm`]'s recursion; `whole`: the inverted blocks of order s and the index of T's first
+/// among them (T then starts on a multiple of s and is split at multiples of s).
+fn trsm_rec(
     ctx: &Ctx,
     t: Operand,
     lower: bool,
     inv: &BlockInverses,
     g0: usize,
     b: Operand,
+    whole: Option<(&DoubledInverses, usize)>,
 ) {
     let n = t.view.rows;
     let k = b.view.cols;
@@ -295,20 +322,32 @@ pub(crate) fn trsm_rec(
         trsv::trsv(ctx, cfg, t, lower, inv, g0, b);
         return;
     }
+    let whole = whole.filter(|(w, _)| n >= w.s);
+    if let Some((w, j)) = whole
+        && n == w.s
+    {
+        w.apply(ctx, j, lower, b);
+        return;
+    }
     if n <= nb {
         let op = GemmOp {
             accumulate: false,
             negate: false,
             lower_only: false,
+            a_lower: false,
         };
         ctx.launch
             .solve_gemm
             .launch(ctx.client, ctx.batch, inv.block(g0, n), b, b, op);
         return;
     }
-    let n1 = split(n, nb);
+    let n1 = match whole {
+        Some((w, _)) => split(n, w.s),
+        None => split(n, nb),
+    };
     let n2 = n - n1;
     let g1 = g0 + n1 / nb;
+    let whole2 = whole.map(|(w, j)| (w, j + n1 / w.s));
     let (tv, bv) = (t.view, b.view);
     let t11 = t.with_view(tv.block(0, 0, n1, n1));
     let t22 = t.with_view(tv.block(n1, n1, n2, n2));
@@ -318,18 +357,19 @@ pub(crate) fn trsm_rec(
         accumulate: true,
         negate: true,
         lower_only: false,
+        a_lower: false,
     };
     let inner = if lower { n1 } else { n2 };
     let gemm = ctx.launch.gemm_for(n2.max(n1), k, inner);
     if lower {
-        trsm_rec(ctx, t11, lower, inv, g0, b1);
+        trsm_rec(ctx, t11, lower, inv, g0, b1, whole);
         let t21 = t.with_view(tv.block(n1, 0, n2, n1));
         gemm.launch(ctx.client, ctx.batch, t21, b1, b2, sub);
-        trsm_rec(ctx, t22, lower, inv, g1, b2);
+        trsm_rec(ctx, t22, lower, inv, g1, b2, whole2);
     } else {
-        trsm_rec(ctx, t22, lower, inv, g1, b2);
+        trsm_rec(ctx, t22, lower, inv, g1, b2, whole2);
         let t12 = t.with_view(tv.block(0, n1, n1, n2));
         gemm.launch(ctx.client, ctx.batch, t12, b2, b1, sub);
-        trsm_rec(ctx, t11, lower, inv, g0, b1);
+        trsm_rec(ctx, t11, lower, inv, g0, b1, whole);
     }
 }

@@ -337,6 +337,7 @@ impl GramBlocks {
             accumulate: false,
             negate: false,
             lower_only: false,
+            a_lower: false,
         };
         let vt = v.with_view(slab.t());
         let gl = ctx.launch.gemm_rows(width, width);

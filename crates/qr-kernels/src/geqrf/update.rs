@@ -280,11 +280,13 @@ impl UpdateWork {
             accumulate: false,
             negate: false,
             lower_only: false,
+            a_lower: false,
         };
         let sub = GemmOp {
             accumulate: true,
             negate: true,
             lower_only: false,
+            a_lower: false,
         };
         let vt = v.with_view(v.view.t());
         // Vᵀ·C has few output tiles (w rows) and K = p: for a single matrix, K is split so the
