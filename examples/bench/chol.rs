@@ -1235,4 +1235,33 @@ pub fn inv_sweep(client: &Client, samples: usize) {
         variant("tf32-2048", 2048, Some("mma-tf32")),
     ];
     params_table(client, samples, &shapes, &variants);
+    // Triangular solves with n right-hand sides (lower, left, 4096²): ms, and the largest
+    // difference from the recursion's X.
+    let n = 4096;
+    let t = spd_dominant(5, 1, n);
+    let b = uniform_vec(6, n * n);
+    let ht = client.create_from_slice(f32::as_bytes(&t));
+    let hb = client.create_from_slice(f32::as_bytes(&b));
+    let tm = MatrixRef::dense(&ht, 1, n, n);
+    let bm = MatrixRef::dense(&hb, 1, n, n);
+    let mut first: Option<Vec<f32>> = None;
+    println!("solve_triangular 1x{n}, {n} right-hand sides (ms, max |X - X_inv0|)");
+    for (label, p) in &variants[..4] {
+        let x = solve_triangular(client, tm, bm, false, true, false, p)
+            .expect("solve")
+            .read(client)
+            .expect("read")
+            .x;
+        let diff = first.as_ref().map_or(0.0, |f| {
+            f.iter()
+                .zip(&x)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0f32, f32::max)
+        });
+        first.get_or_insert(x);
+        let (d, w) = measure(client, samples, 0.05, || {
+            let _ = solve_triangular(client, tm, bm, false, true, false, p).expect("solve");
+        });
+        println!("{label:>10} {:>9.4} {diff:>9.1e}", d.unwrap_or(w) * 1e3);
+    }
 }

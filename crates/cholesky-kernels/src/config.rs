@@ -105,7 +105,8 @@ pub struct CholeskyParams {
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
     /// applies as one GEMM each, instead of recursing down to the leaves; 0 disables. `leaf`
-    /// times a power of two, at least twice `leaf` (else the launch is refused). Default 1024.
+    /// times a power of two, at least twice `leaf` (else the launch is refused). Default 1024
+    /// (for other leaves, the leaf times the largest power of two up to 1024).
     pub inv_block: Option<usize>,
 }
 
@@ -553,7 +554,9 @@ impl CholeskyLaunch {
             Some(k) => Some(TrsvConfig::new(hw, nb, k)?),
             None => TrsvConfig::new(hw, nb, 16),
         };
-        let inv_block = params.inv_block.unwrap_or(1024);
+        // The default: the leaf times the largest power of two up to 1024 (1024 for leaves of
+        // 8, 16, 32, 64 and 128).
+        let inv_block = params.inv_block.unwrap_or(nb << (1024 / nb).max(2).ilog2());
         let inv_ok = inv_block == 0
             || (inv_block >= 2 * nb
                 && inv_block.is_multiple_of(nb)

@@ -1,6 +1,6 @@
 //! Elementwise stage shared by the ops of both kernel crates: copy a (triangle of a) strided
 //! view into another view, flag non-finite values per matrix, or write identity matrices.
-use crate::gemm::{Strides, StridesLaunch, View, batch_grid};
+use crate::gemm::{Strides, StridesLaunch, View, batch_grid, col_major};
 use crate::launch::Hardware;
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -45,6 +45,13 @@ pub fn launch_copy(
     cfg: CopyConfig,
 ) {
     let (max_units, max_count) = (hw.max_units_per_cube, hw.max_cube_count);
+    // Units take consecutive columns of dst: a plain copy into a column-major dst runs on
+    // both transposes, so that its stores are consecutive.
+    let (src, dst) = if !cfg.lower && !cfg.identity && col_major(&dst.2) {
+        ((src.0, src.1, src.2.t()), (dst.0, dst.1, dst.2.t()))
+    } else {
+        (src, dst)
+    };
     let (rows, cols) = (dst.2.rows, dst.2.cols);
     let count = rows * cols;
     if count == 0 || batch == 0 {

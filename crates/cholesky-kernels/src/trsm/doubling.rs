@@ -13,7 +13,7 @@ use super::BlockInverses;
 use crate::Ctx;
 use cubecl::server::Handle;
 use linalg_common::copy::{CopyConfig, launch_copy};
-use linalg_common::gemm::{GemmOp, Operand, View};
+use linalg_common::gemm::{GemmOp, Operand, View, col_major};
 
 /// The inverses of the full diagonal blocks of order `s` of one triangular solve's T, and the
 /// scratch its leaves write through.
@@ -22,7 +22,7 @@ pub(crate) struct DoubledInverses {
     len: usize,
     pub s: usize,
     per_matrix: usize,
-    /// X = inv(T_jj)·B_j (s × k per matrix), copied back into B afterwards.
+    /// X = inv(T_jj)·B_j (s × k per matrix, stored like B), copied back into B afterwards.
     x: (Handle, usize),
     /// A dummy flag buffer for the copies (they check nothing).
     flags: Handle,
@@ -158,7 +158,12 @@ impl DoubledInverses {
             batch_stride: self.per_matrix,
         };
         let a = Operand::new(&self.handle, self.len, if lower { y } else { y.t() });
-        let xv = View::contiguous(s, k);
+        // X in B's orientation, so that the copy back reads and writes consecutive elements.
+        let xv = if col_major(&b.view) {
+            View::contiguous(k, s).t()
+        } else {
+            View::contiguous(s, k)
+        };
         let xo = Operand::new(&self.x.0, self.x.1, xv);
         let op = GemmOp {
             a_lower: lower,
