@@ -10,7 +10,7 @@ bash scripts/gpu-run.sh none > /dev/null 2>&1   # unpack only
 timeout 300 /tmp/cholesky_tests --test-threads=1 > $OUT/cholesky_tests.log 2>&1; echo "cholesky suite rc=$?"
 grep -E "^test |test result|panicked|FAILED" $OUT/cholesky_tests.log | head -24
 timeout 240 /tmp/bench --inv-sweep --samples 5 > $OUT/inv-sweep.log 2>&1; echo "inv-sweep rc=$?"
-cat $OUT/inv-sweep.log | grep -v "^\s*$" | tail -8
+cat $OUT/inv-sweep.log | grep -v "^\s*$" | tail -14
 F="potrf 1x4096|potrf 1x8192|potrf 1x16384|potrf 64x1024"
 for g in default mma-tf32; do
   extra=""; [ $g != default ] && extra="--chol-big-gemm $g"
