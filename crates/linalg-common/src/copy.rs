@@ -62,9 +62,10 @@ pub fn launch_copy(
     let (_, by, bz) = batch_grid(batch, max_count);
     let s = |v: View| StridesLaunch::new(v.offset, v.row_stride, v.col_stride, v.batch_stride);
     // SAFETY: unit (cube x, unit) handles element idx < rows·cols of matrix bidx < batch; its
-    // (i, j) lies inside both views, which the caller keeps inside their buffers (debug-checked
-    // above). src and dst do not overlap (or are the same view in check-only mode, where dst
-    // is not written). Concurrent writes to `flags` all store 1.
+    // (i, j) lies inside both views (transposed together, or not at all), which the caller
+    // keeps inside their buffers (debug-checked above). src and dst do not overlap (or are the
+    // same view in check-only mode, where dst is not written, or in identity mode, where src
+    // is not read). Concurrent writes to `flags` all store 1.
     unsafe {
         copy_kernel::launch_unchecked::<f32>(
             client,

@@ -7,7 +7,9 @@
 //! B1 −= T12·X2, then X1. A leaf is one GEMM, B_i ← inv(T_ii)·B_i, in place (safe: one GEMM
 //! tile spans the block's nb rows, so a cube reads only the columns it writes). A right-side
 //! solve X·A = B is Aᵀ·Xᵀ = Bᵀ: the same core on transposed views (free: strides). Only T's
-//! triangle is read.
+//! triangle is read. With at least `inv_block` right-hand sides the split is at multiples of
+//! `inv_block` and its full diagonal blocks are leaves too: inverted whole by doubling first
+//! (`doubling.rs`), each applied as one GEMM into a scratch that is copied back into B.
 mod doubling;
 pub mod trsv;
 
