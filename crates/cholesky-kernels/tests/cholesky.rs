@@ -746,8 +746,36 @@ pub fn cholesky_solve_and_inverse(client: &Client) {
 /// from the leaves' inverses), at orders that make several doubling levels, ragged tails
 /// and nested recursions cheap: potrf recursing all the way (its TRSMs take the blocks),
 /// with κ up to 1e6; solve_triangular in every orientation, unit diagonal too, with B read
-/// transposed; cholesky_solve. Each against the same bounds as without the blocks.
+/// transposed; cholesky_solve. Each against the same bounds as without the blocks. Block
+/// orders that are not the leaf times a power of two are refused.
 pub fn inverse_blocks(client: &Client) {
+    // The block order must be the leaf (64) times a power of two ≥ 2, or 0 (off); a leaf that
+    // does not divide 1024 gets a default that fits it.
+    let (a, _) = spd_batch(70, &[10.0], 6);
+    for (inv_block, leaf, ok) in [
+        (Some(64), None, false),
+        (Some(96), None, false),
+        (Some(100), None, false),
+        (Some(0), None, true),
+        (Some(128), None, true),
+        (None, Some(24), true),
+    ] {
+        let p = CholeskyParams {
+            inv_block,
+            leaf,
+            ..CholeskyParams::default()
+        };
+        let r = potrf_host(client, &a, &[70, 70], false, &p);
+        if ok {
+            let out = r.expect("potrf");
+            check_factor(&a, &out.l, &out.info, 1, 70, false, "inv_block accepted");
+        } else {
+            assert!(
+                matches!(r, Err(CholeskyError::Unsupported(_))),
+                "inv_block {inv_block:?}: {r:?}"
+            );
+        }
+    }
     // The last: every update from 32 rows and K 8 on takes the large-update GEMM (the
     // device's default: on the H200 the mma kernel, its K skipping included).
     for (leaf, inv_block, sizes, big) in [
