@@ -508,6 +508,15 @@ fn transpose(a: &[f64], r: usize, c: usize) -> Vec<f64> {
     (0..r * c).map(|idx| a[(idx % r) * c + idx / r]).collect()
 }
 
+/// L·Lᵀ in f64 for matrix `bi` of a batch of f32 factors: the matrix the factor represents.
+fn factor_product(l: &[f32], bi: usize, n: usize) -> Vec<f64> {
+    let lb: Vec<f64> = l[bi * n * n..(bi + 1) * n * n]
+        .iter()
+        .map(|v| *v as f64)
+        .collect();
+    matmul(&lb, &transpose(&lb, n, n), n, n, n)
+}
+
 /// ‖op·X − B‖₁ / (‖op‖₁‖X‖₁ + ‖B‖₁) for left (A·X) or right (X·A) products.
 fn solve_residual(
     a: &[f64],
@@ -715,12 +724,7 @@ pub fn cholesky_solve_and_inverse(client: &Client) {
                 .read(client)
                 .unwrap();
             for bi in 0..batch {
-                // The matrix the factor represents, in f64 from the f32 factor.
-                let lb: Vec<f64> = l[bi * n * n..(bi + 1) * n * n]
-                    .iter()
-                    .map(|v| *v as f64)
-                    .collect();
-                let am = matmul(&lb, &transpose(&lb, n, n), n, n, n);
+                let am = factor_product(&l, bi, n);
                 let s = bi * n * k..(bi + 1) * n * k;
                 let res = solve_residual(&am, &x.x[s.clone()], &b[s], n, n, k, true);
                 assert!(
@@ -858,11 +862,7 @@ pub fn inverse_blocks(client: &Client) {
         .read(client)
         .unwrap();
     for bi in 0..batch {
-        let lb: Vec<f64> = l[bi * n * n..(bi + 1) * n * n]
-            .iter()
-            .map(|v| *v as f64)
-            .collect();
-        let am = matmul(&lb, &transpose(&lb, n, n), n, n, n);
+        let am = factor_product(&l, bi, n);
         let s = bi * n * k..(bi + 1) * n * k;
         let res = solve_residual(&am, &x.x[s.clone()], &b[s], n, n, k, true);
         assert!(

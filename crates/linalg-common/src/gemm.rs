@@ -183,6 +183,16 @@ pub struct GemmOp {
     pub a_lower: bool,
 }
 
+impl GemmOp {
+    /// C ← A·B: nothing else.
+    pub const SET: Self = Self {
+        accumulate: false,
+        negate: false,
+        lower_only: false,
+        a_lower: false,
+    };
+}
+
 /// Which kernel a [`GemmLaunch`] runs, with its tiling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GemmKernel {

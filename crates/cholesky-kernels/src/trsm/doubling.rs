@@ -28,14 +28,6 @@ pub(crate) struct DoubledInverses {
     flags: Handle,
 }
 
-/// C ← A·B.
-const SET: GemmOp = GemmOp {
-    accumulate: false,
-    negate: false,
-    lower_only: false,
-    a_lower: false,
-};
-
 impl DoubledInverses {
     /// Invert the `t.view.rows / s` full diagonal blocks of order s of the lower-triangular
     /// `t`, whose nb×nb diagonal blocks have their inverses in `inv` from block `g0` on, for
@@ -56,7 +48,7 @@ impl DoubledInverses {
         let batch = ctx.batch;
         let (handle, len) = ctx.buffer(batch * per_matrix);
         let x = ctx.buffer(batch * s * k);
-        let flags = ctx.buffer(batch * blocks.max(band / nb)).0;
+        let flags = ctx.buffer(batch * band / nb).0;
         let hw = ctx.launch.hw();
         let band_view = |offset: usize, rows: usize, batch_stride: usize| View {
             offset,
@@ -124,11 +116,11 @@ impl DoubledInverses {
                 let y_c = Operand::new(&handle, len, band_view(base + h * s, h, step));
                 let wo = Operand::new(&w.0, w.1, wv);
                 let gemm = ctx.launch.gemm_for(h, h, h);
-                gemm.launch(ctx.client, pairs, t.with_view(c), y_a, wo, SET);
+                gemm.launch(ctx.client, pairs, t.with_view(c), y_a, wo, GemmOp::SET);
                 let neg = GemmOp {
                     negate: true,
                     a_lower: true,
-                    ..SET
+                    ..GemmOp::SET
                 };
                 gemm.launch(ctx.client, pairs, y_d, wo, y_c, neg);
                 h *= 2;
@@ -167,7 +159,7 @@ impl DoubledInverses {
         let xo = Operand::new(&self.x.0, self.x.1, xv);
         let op = GemmOp {
             a_lower: lower,
-            ..SET
+            ..GemmOp::SET
         };
         ctx.launch
             .gemm_for(s, k, s)

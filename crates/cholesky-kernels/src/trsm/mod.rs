@@ -332,15 +332,9 @@ fn trsm_rec(
         return;
     }
     if n <= nb {
-        let op = GemmOp {
-            accumulate: false,
-            negate: false,
-            lower_only: false,
-            a_lower: false,
-        };
         ctx.launch
             .solve_gemm
-            .launch(ctx.client, ctx.batch, inv.block(g0, n), b, b, op);
+            .launch(ctx.client, ctx.batch, inv.block(g0, n), b, b, GemmOp::SET);
         return;
     }
     let n1 = match whole {
