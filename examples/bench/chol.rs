@@ -903,10 +903,12 @@ fn params_table(
         print!("{:<14}", format!("{b}x{n}"));
         let mut worst = 0.0f64;
         for (label, p) in variants {
-            let out = potrf(client, m, false, p)
-                .expect("potrf")
-                .read(client)
-                .expect("read");
+            // A configuration this device refuses (e.g. a leaf whose kernel does not fit).
+            let Ok(out) = potrf(client, m, false, p) else {
+                print!(" {:>9}", "refused");
+                continue;
+            };
+            let out = out.read(client).expect("read");
             assert!(out.info.iter().all(|&x| x == 0), "{b}x{n} {label}: info");
             let s = (b - 1) * n * n..b * n * n;
             let resid = if n <= 1368 {
@@ -1264,4 +1266,37 @@ pub fn inv_sweep(client: &Client, samples: usize) {
         });
         println!("{label:>10} {:>9.4} {diff:>9.1e}", d.unwrap_or(w) * 1e3);
     }
+}
+
+/// potrf by leaf order: 64 (the default), 128 with the default 64 × 64 GEMM tiles (the SYRK
+/// and the next diagonal block in separate launches), and 128 with 128 × 128 vector tiles
+/// (fused, as 64 is); each also with TF32 updates.
+pub fn leaf_order_sweep(client: &Client, samples: usize, shapes: &[(usize, usize)]) {
+    use linalg_common::gemm::GemmConfig;
+    let tiles128 = GemmConfig {
+        units_x: 16,
+        units_y: 16,
+        tm: 8,
+        tn: 8,
+        tile_k: 32,
+        unroll: true,
+        vector: true,
+    };
+    let variant = |label: &str, leaf: usize, gemm: Option<GemmConfig>, big: Option<&str>| {
+        let p = CholeskyParams {
+            leaf: Some(leaf),
+            gemm,
+            gemm_big: big.map(gemm_kernel),
+            ..CholeskyParams::default()
+        };
+        (label.to_string(), p)
+    };
+    let variants = [
+        variant("leaf64", 64, None, None),
+        variant("leaf128", 128, None, None),
+        variant("leaf128f", 128, Some(tiles128), None),
+        variant("tf32-64", 64, None, Some("mma-tf32")),
+        variant("tf32-128f", 128, Some(tiles128), Some("mma-tf32")),
+    ];
+    params_table(client, samples, shapes, &variants);
 }

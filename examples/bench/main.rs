@@ -29,6 +29,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--big-sweep]    (potrf: which updates take the large-update GEMM, and the right-looking cutoff)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
       [--inv-sweep]    (potrf: the TRSMs' whole inverted diagonal blocks by order, 3×TF32 and TF32 updates)
+      [--leaf-order-sweep] [--leaf-order-shapes 1x4096,64x1024] (potrf: leaf 64 against 128, with 64- or 128-row GEMM tiles, 3×TF32 and TF32 updates)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
@@ -236,6 +237,19 @@ fn main() {
     }
     if args.flag("inv-sweep") {
         chol::inv_sweep(&client, samples.min(7));
+        return;
+    }
+    if args.flag("leaf-order-sweep") {
+        let shapes: Vec<(usize, usize)> = args
+            .get("leaf-order-shapes")
+            .unwrap_or("1x1024,1x2048,1x4096,1x8192,1x16384,64x1024")
+            .split(',')
+            .map(|s| {
+                let (b, n) = s.split_once('x').expect("BATCHxN");
+                (b.parse().expect("batch"), n.parse().expect("n"))
+            })
+            .collect();
+        chol::leaf_order_sweep(&client, samples.min(7), &shapes);
         return;
     }
     if args.flag("chol-sweep") {
