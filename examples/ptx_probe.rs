@@ -8,7 +8,7 @@
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [tiles=...] > kernel.ll
-//! cargo run ... --example ptx_probe -- rows [NB] [skip] > rows.ll
+//! cargo run ... --example ptx_probe -- rows [NB] > rows.ll
 //! ```
 //! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tf32`: one TF32
 //! product per step instead of three; `tiles=2x4x4x4x32x128`:
@@ -42,12 +42,6 @@ fn main() {
             units: nb,
             mats: 1,
             unroll: true,
-            // `rows NB skip`: each 32-lane plane skips the columns past its rows.
-            group: if args.iter().any(|a| a == "skip") {
-                32
-            } else {
-                0
-            },
         };
         let strides = || StridesLaunch::new(0, nb, 1, nb * nb);
         compile(&rows_kernel::create_dummy_kernel::<f32>(

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Session 25, run 3: the rows kernel with planes skipping the columns past their rows
-# (`CholeskyParams::rows_skip`, on in this build): the small sweep (default against
-# rows-noskip), then two Cholesky tests that reach the rows kernel (the device budget was short
-# after refused calls).
+# (`CholeskyParams::rows_skip`, run3/rejected-rows-skip.diff; the binaries of this run were
+# built with it on by default, so the sweep's `rows` column is the skip): the small sweep
+# (against rows-noskip), then two Cholesky tests that reach the rows kernel (the device budget
+# was short after refused calls).
 # Carry: .gpu with bench.xz and cholesky_tests.xz (TESTS=cholesky BENCH=1 bash scripts/gpu-pack.sh).
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT

@@ -952,14 +952,8 @@ pub fn small_sweep(client: &Client, samples: usize) {
         };
         (label.to_string(), p)
     };
-    let skip = |on| CholeskyParams {
-        rows_skip: Some(on),
-        ..variant("", BatchedLeaf::Rows, None, None).1
-    };
     let variants = [
         variant("rows", BatchedLeaf::Rows, None, None),
-        ("rows-noskip".to_string(), skip(false)),
-        ("rows-skip".to_string(), skip(true)),
         variant("rows64x2", BatchedLeaf::Rows, Some(64), Some(2)),
         variant("rows32", BatchedLeaf::Rows, Some(32), None),
         variant("rows16", BatchedLeaf::Rows, Some(16), None),

@@ -54,9 +54,6 @@ pub struct CholeskyParams {
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
     pub small_mats: Option<usize>,
-    /// [`BatchedLeaf::Rows`] with a unit per row on GPUs with fixed-width planes: each plane
-    /// skips the column updates past its last row (plane-uniform branches). Default off.
-    pub rows_skip: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -206,9 +203,6 @@ pub struct RowsConfig {
     pub units: usize,
     pub mats: usize,
     pub unroll: bool,
-    /// 0, or the plane width where a unit holds one row (units = nb) and planes have fixed
-    /// width: each plane then skips the column updates past its last row.
-    pub group: usize,
 }
 
 impl RowsConfig {
@@ -226,7 +220,6 @@ impl RowsConfig {
         nb: usize,
         units: Option<usize>,
         mats: Option<usize>,
-        skip: bool,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
         let units = units.unwrap_or(if gpu {
@@ -235,25 +228,11 @@ impl RowsConfig {
             hw.max_units_per_cube.clamp(1, 2)
         });
         let mats = mats.unwrap_or(if gpu { (32 / units.max(1)).max(1) } else { 1 });
-        let lanes = hw.lanes;
-        let group = if skip
-            && gpu
-            && hw.plane_ops
-            && units == nb
-            && lanes.is_power_of_two()
-            && nb > lanes
-            && nb.is_multiple_of(lanes)
-        {
-            lanes
-        } else {
-            0
-        };
         let cfg = Self {
             nb,
             units,
             mats,
             unroll: gpu,
-            group,
         };
         let ok = nb >= 1
             && units >= 1
@@ -502,7 +481,6 @@ pub struct CholeskyLaunch {
     pub inv_block: usize,
     small_units: Option<usize>,
     small_mats: Option<usize>,
-    rows_skip: bool,
     hw: Hardware,
 }
 
@@ -594,7 +572,6 @@ impl CholeskyLaunch {
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Rows),
             small_units: params.small_units,
             small_mats: params.small_mats,
-            rows_skip: params.rows_skip.unwrap_or(false),
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -656,7 +633,6 @@ impl CholeskyLaunch {
             nb,
             self.small_units.map(|u| u.min(nb)),
             self.small_mats,
-            self.rows_skip,
         )
     }
 

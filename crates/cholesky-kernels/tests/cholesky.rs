@@ -918,28 +918,7 @@ pub fn batched_small(client: &Client) {
             let rows = launch.rows_for(n).is_some();
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
-        // Planes skipping the columns past their rows, where the device has fixed-width
-        // planes narrower than nb (the H200: n > 32); and the kernel without.
-        let rows_skip = |on| CholeskyParams {
-            rows_skip: Some(on),
-            ..def
-        };
-        let skips = CholeskyLaunch::new(&hw, &rows_skip(true))
-            .expect("launch")
-            .rows_for(n)
-            .is_some_and(|r| r.group > 0);
-        if gpu && hw.plane_ops && hw.lanes == 32 {
-            assert_eq!(skips, n > 32, "n={n}: plane skips");
-        }
-        for p in [
-            def,
-            rows_multi,
-            crout,
-            tiled,
-            crout_one,
-            rows_skip(false),
-            rows_skip(true),
-        ] {
+        for p in [def, rows_multi, crout, tiled, crout_one] {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);

@@ -19,8 +19,8 @@
 //! runs every column's update (rows above the column update scratch), so a unit does about
 //! Σ_s ((s + 1)·units)²/2 multiply-adds. With a unit per row (the GPU default) that is nb²/2
 //! per unit, about 3× the n³/6 of the factorization, with no branch in the unrolled code.
-//! With `cfg.group` (a unit per row, planes of `group` lanes) each plane skips, by one
-//! plane-uniform branch per column group and step, the groups of columns past its last row.
+//! Skipping finished rows (per row, or per plane) did not make it faster on the H200: each
+//! barrier waits for the plane of the last rows, which does the whole step (BENCHMARKS.md).
 //! A pivot that is not > 0 (NaN included) at column c sets `info = c + 1`; the factor then
 //! holds L's first c columns and zeros, as [`super::small`]'s.
 use crate::config::RowsConfig;
@@ -133,8 +133,6 @@ pub fn rows_kernel<F: Float>(
     sync_cube();
 
     let mut fail = 0usize;
-    // The plane of this unit's row group (with `cfg.group`).
-    let plane = u / comptime!(cfg.group.max(1));
     #[unroll(cfg.unroll)]
     for j in 0..nb {
         let cur = (j % 2) * comptime!(cfg.mats * cfg.nb) + m * nb;
@@ -164,27 +162,10 @@ pub fn rows_kernel<F: Float>(
             let end = (s + 1) * units;
             if end > j + 1 {
                 let x = a[s * nb + j] * r;
-                if comptime!(cfg.group == 0) {
-                    #[unroll(cfg.unroll)]
-                    for k in 0..nb {
-                        if k > j + 1 && k < end {
-                            a[s * nb + k] -= x * col[cur + k];
-                        }
-                    }
-                } else {
-                    // A unit per row (one slot): plane g's rows end at (g + 1)·group, so the
-                    // column groups c > g are scratch for it (a plane-uniform branch).
-                    #[unroll]
-                    for c in 0..comptime!(cfg.nb / cfg.group) {
-                        if (c + 1) * comptime!(cfg.group) > j + 2 && plane >= c {
-                            #[unroll]
-                            for kk in 0..comptime!(cfg.group) {
-                                let k = c * comptime!(cfg.group) + kk;
-                                if k > j + 1 && k < end {
-                                    a[s * nb + k] -= x * col[cur + k];
-                                }
-                            }
-                        }
+                #[unroll(cfg.unroll)]
+                for k in 0..nb {
+                    if k > j + 1 && k < end {
+                        a[s * nb + k] -= x * col[cur + k];
                     }
                 }
             }
