@@ -279,12 +279,7 @@ pub fn cholesky_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
                     Box::new(move || {
                         let v = View::contiguous(n, n);
                         let o = Operand::new(&h, n * n, v);
-                        let op = GemmOp {
-                            accumulate: false,
-                            negate: false,
-                            lower_only: false,
-                            a_lower: false,
-                        };
+                        let op = GemmOp::SET;
                         g.launch(
                             client,
                             1,
@@ -626,12 +621,7 @@ pub fn tc_sweep(client: &Client, samples: usize) {
         };
         print!("{label:<34}");
         let v = View::contiguous(n, n);
-        let op = GemmOp {
-            accumulate: false,
-            negate: false,
-            lower_only: false,
-            a_lower: false,
-        };
+        let op = GemmOp::SET;
         for (at, bt) in [(false, false), (false, true), (true, false)] {
             let av = if at { v.t() } else { v };
             let bv = if bt { v.t() } else { v };

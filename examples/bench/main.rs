@@ -55,6 +55,18 @@ fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {
         .collect()
 }
 
+/// A comma-separated list of `AxB` pairs (shapes: MxN, or BATCHxN).
+fn pairs(args: &Args, key: &str, default: &str) -> Vec<(usize, usize)> {
+    args.get(key)
+        .unwrap_or(default)
+        .split(',')
+        .map(|s| {
+            let (a, b) = s.trim().split_once('x').expect("pairs as AxB");
+            (a.parse().expect("A"), b.parse().expect("B"))
+        })
+        .collect()
+}
+
 /// Time TSQR over a grid of (rows_per_block, planes_per_cube) on a few shapes.
 fn sweep(args: &Args, client: &cubecl::client::Client, hw: &linalg_common::launch::Hardware) {
     let rows = list(args, "sweep-rows", "128,256,512");
@@ -191,15 +203,7 @@ fn main() {
     let hw = linalg_common::launch::Hardware::of(&client);
     eprintln!("bench on {kind}: {hw:?}");
     if args.flag("optim") {
-        let shapes: Vec<(usize, usize)> = args
-            .get("optim-shapes")
-            .unwrap_or("4096x4096,4096x14336")
-            .split(',')
-            .map(|s| {
-                let (m, n) = s.split_once('x').expect("shapes as MxN");
-                (m.parse().expect("M"), n.parse().expect("N"))
-            })
-            .collect();
+        let shapes = pairs(&args, "optim-shapes", "4096x4096,4096x14336");
         optim::optim_bench(samples.min(9), &shapes, args.flag("optim-linalg"));
         return;
     }
@@ -240,15 +244,11 @@ fn main() {
         return;
     }
     if args.flag("leaf-order-sweep") {
-        let shapes: Vec<(usize, usize)> = args
-            .get("leaf-order-shapes")
-            .unwrap_or("1x1024,1x2048,1x4096,1x8192,1x16384,64x1024")
-            .split(',')
-            .map(|s| {
-                let (b, n) = s.split_once('x').expect("BATCHxN");
-                (b.parse().expect("batch"), n.parse().expect("n"))
-            })
-            .collect();
+        let shapes = pairs(
+            &args,
+            "leaf-order-shapes",
+            "1x1024,1x2048,1x4096,1x8192,1x16384,64x1024",
+        );
         chol::leaf_order_sweep(&client, samples.min(7), &shapes);
         return;
     }

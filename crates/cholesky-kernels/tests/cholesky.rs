@@ -1288,12 +1288,7 @@ pub fn gemm_long_k(client: &Client) {
             Operand::new(&ha, a.len(), View::contiguous(m, k)),
             Operand::new(&hb, b.len(), View::contiguous(k, n)),
             Operand::new(&hc, m * n, View::contiguous(m, n)),
-            GemmOp {
-                accumulate: false,
-                negate: false,
-                lower_only: false,
-                a_lower: false,
-            },
+            GemmOp::SET,
         );
         let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
         let mut worst = 0.0f64;

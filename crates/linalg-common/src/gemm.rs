@@ -454,12 +454,7 @@ impl GemmLaunch {
             col_stride: 1,
             batch_stride: m * n,
         };
-        let set = GemmOp {
-            accumulate: false,
-            negate: false,
-            lower_only: false,
-            a_lower: false,
-        };
+        let set = GemmOp::SET;
         self.launch_raw(
             client,
             s,

@@ -333,12 +333,7 @@ impl GramBlocks {
             offset: width * width,
             ..gv
         });
-        let set = GemmOp {
-            accumulate: false,
-            negate: false,
-            lower_only: false,
-            a_lower: false,
-        };
+        let set = GemmOp::SET;
         let vt = v.with_view(slab.t());
         let gl = ctx.launch.gemm_rows(width, width);
         if items == 1 {

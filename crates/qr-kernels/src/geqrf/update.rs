@@ -276,12 +276,7 @@ impl UpdateWork {
             batch_stride: self.width * self.cols,
         };
         let wk = Operand::new(&self.w.0, self.w.1, w_view);
-        let set = GemmOp {
-            accumulate: false,
-            negate: false,
-            lower_only: false,
-            a_lower: false,
-        };
+        let set = GemmOp::SET;
         let sub = GemmOp {
             accumulate: true,
             negate: true,
