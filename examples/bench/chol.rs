@@ -1290,3 +1290,61 @@ pub fn leaf_order_sweep(client: &Client, samples: usize, shapes: &[(usize, usize
     ];
     params_table(client, samples, shapes, &variants);
 }
+
+/// The GEMM that applies a diagonal block's inverse in place (each right-looking step's
+/// panel, the TRSM leaves) by tiling: the default 64 × 32 vector tiles ([`SOLVE_TILES`])
+/// against `gemm`'s 64 × 64 and other shapes (`v`: 4-vector tiles, `kN`: K windows of N,
+/// `Nu`: N units). Then solve_triangular 4096² with 128 right-hand sides (lower, left)
+/// under each.
+///
+/// [`SOLVE_TILES`]: cholesky_kernels::SOLVE_TILES
+pub fn solve_sweep(client: &Client, samples: usize, shapes: &[(usize, usize)]) {
+    use linalg_common::gemm::GemmConfig;
+    let tiles = |ux: usize, uy: usize, tm: usize, tn: usize, k: usize, vector: bool| GemmConfig {
+        units_x: ux,
+        units_y: uy,
+        tm,
+        tn,
+        tile_k: k,
+        unroll: true,
+        vector,
+    };
+    let variant = |label: &str, cfg: Option<GemmConfig>| {
+        let p = CholeskyParams {
+            solve_gemm: cfg,
+            ..CholeskyParams::default()
+        };
+        (label.to_string(), p)
+    };
+    // Session 26's run 2 had 64x32 scalar, 64x16 scalar (K windows of 32 and 64) and 64x8
+    // scalar too, all slower than the 64x32 vector tiles that became the default.
+    let variants = [
+        variant("default", None),
+        variant("64x64v", Some(tiles(16, 16, 4, 4, 32, true))),
+        variant("64x32v-k16", Some(tiles(8, 16, 4, 4, 16, true))),
+        variant("64x32v-k64", Some(tiles(8, 16, 4, 4, 64, true))),
+        variant("64x64v-128u", Some(tiles(8, 16, 4, 8, 32, true))),
+        variant("64x32v-64u", Some(tiles(4, 16, 4, 8, 32, true))),
+        variant("64x16v", Some(tiles(4, 16, 4, 4, 32, true))),
+    ];
+    params_table(client, samples, shapes, &variants);
+    let n = 4096;
+    let k = 128;
+    let t = spd_dominant(5, 1, n);
+    let b = uniform_vec(6, n * k);
+    let ht = client.create_from_slice(f32::as_bytes(&t));
+    let hb = client.create_from_slice(f32::as_bytes(&b));
+    let tm = MatrixRef::dense(&ht, 1, n, n);
+    let bm = MatrixRef::dense(&hb, 1, n, k);
+    println!("solve_triangular 1x{n}, {k} right-hand sides (ms)");
+    for (label, p) in &variants {
+        if solve_triangular(client, tm, bm, false, true, false, p).is_err() {
+            println!("{label:>10} {:>9}", "refused");
+            continue;
+        }
+        let (d, w) = measure(client, samples, 0.05, || {
+            let _ = solve_triangular(client, tm, bm, false, true, false, p).expect("solve");
+        });
+        println!("{label:>10} {:>9.4}", d.unwrap_or(w) * 1e3);
+    }
+}

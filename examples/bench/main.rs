@@ -30,6 +30,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
       [--inv-sweep]    (potrf: the TRSMs' whole inverted diagonal blocks by order, 3×TF32 and TF32 updates)
       [--leaf-order-sweep] [--leaf-order-shapes 1x4096,64x1024] (potrf: leaf 64 against 128, with 64- or 128-row GEMM tiles, 3×TF32 and TF32 updates)
+      [--solve-sweep] [--solve-shapes 1x4096,64x1024] (potrf and solve_triangular: tilings of the GEMM that applies a diagonal block's inverse)
       [--chol-sweep]   (potrf over leaf / SYRK split / GEMM tiling, printed only)
       [--launch-probe] (host cost of one launch)
       [--gemm-sweep]   (GEMM tilings: 4096³ TFLOP/s and potrf 4096 ms, printed only)
@@ -250,6 +251,15 @@ fn main() {
             "1x1024,1x2048,1x4096,1x8192,1x16384,64x1024",
         );
         chol::leaf_order_sweep(&client, samples.min(7), &shapes);
+        return;
+    }
+    if args.flag("solve-sweep") {
+        let shapes = pairs(
+            &args,
+            "solve-shapes",
+            "1x1024,1x2048,1x4096,1x8192,1x16384,64x1024,256x256",
+        );
+        chol::solve_sweep(&client, samples.min(7), &shapes);
         return;
     }
     if args.flag("chol-sweep") {

@@ -363,8 +363,12 @@ impl<B: Backend + LinalgBackend, C: CheckpointStrategy> LinalgBackend for Autodi
         Self::from_inner(B::tsqr_r(Self::inner(a)))
     }
 
-    fn cholesky_ex(a: FloatTensor<Self>, upper: bool) -> (FloatTensor<Self>, IntTensor<Self>) {
-        let (l, info) = B::cholesky_ex(a.primitive().clone(), upper);
+    fn cholesky_ex(
+        a: FloatTensor<Self>,
+        upper: bool,
+        tf32: bool,
+    ) -> (FloatTensor<Self>, IntTensor<Self>) {
+        let (l, info) = B::cholesky_ex(a.primitive().clone(), upper, tf32);
         let l = match Cholesky.prepare::<C>([a.node()]).compute_bound().stateful() {
             OpsKind::Tracked(prep) => prep.finish((l.clone(), upper), l),
             OpsKind::UnTracked(prep) => prep.finish(l),

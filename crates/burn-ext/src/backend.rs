@@ -77,9 +77,15 @@ pub trait LinalgBackend: Backend {
 
     /// (L, info): the Cholesky factor (lower, or U when `upper`; other triangle zero) and
     /// `info` `[batch]` (leading dims flattened; i32: 0, or the 1-based order of the first
-    /// non-positive pivot).
-    #[fusion(meta = |a, _upper| (a.clone(), spec(info_shape(&a.shape), DType::I32)))]
-    fn cholesky_ex(a: FloatTensor<Self>, upper: bool) -> (FloatTensor<Self>, IntTensor<Self>) {
+    /// non-positive pivot). `tf32`: large trailing updates may round their products to TF32
+    /// ([`crate::MatmulPrecision::High`]; the host fallback computes in f32 regardless).
+    #[fusion(meta = |a, _upper, _tf32| (a.clone(), spec(info_shape(&a.shape), DType::I32)))]
+    fn cholesky_ex(
+        a: FloatTensor<Self>,
+        upper: bool,
+        tf32: bool,
+    ) -> (FloatTensor<Self>, IntTensor<Self>) {
+        let _ = tf32;
         fallback::cholesky_ex::<Self>(a, upper)
     }
 

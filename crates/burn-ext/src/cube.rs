@@ -220,16 +220,17 @@ impl LinalgBackend for CubeBackend {
         tsqr(a, TsqrMode::R).1
     }
 
-    fn cholesky_ex(a: CubeTensor, upper: bool) -> (CubeTensor, CubeTensor) {
+    fn cholesky_ex(a: CubeTensor, upper: bool, tf32: bool) -> (CubeTensor, CubeTensor) {
         let shape = a.meta.shape().clone();
         let a = Input::matrix(a);
+        let client = &a.tensor.client;
+        let params = if tf32 {
+            CholeskyParams::tf32_updates(&Hardware::of(client))
+        } else {
+            CholeskyParams::default()
+        };
         let out = ok(
-            cholesky_kernels::potrf(
-                &a.tensor.client,
-                a.as_ref(),
-                upper,
-                &CholeskyParams::default(),
-            ),
+            cholesky_kernels::potrf(client, a.as_ref(), upper, &params),
             "cholesky_ex",
         );
         // info is u32 0…n per matrix: the same bits as i32.

@@ -37,6 +37,7 @@ pub use backend::LinalgBackend;
 impl LinalgBackend for burn::backend::Flex {}
 pub use error::LinalgError;
 pub use ops::{
-    QrMode, Side, apply_q, cholesky, cholesky_ex, cholesky_inverse, cholesky_solve, geqrf,
-    householder_product, qr, solve_triangular, tsqr, tsqr_r,
+    MatmulPrecision, QrMode, Side, apply_q, cholesky, cholesky_ex, cholesky_ex_with,
+    cholesky_inverse, cholesky_solve, geqrf, householder_product, qr, solve_triangular, tsqr,
+    tsqr_r,
 };

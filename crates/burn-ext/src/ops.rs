@@ -23,6 +23,20 @@ pub enum QrMode {
     R,
 }
 
+/// Precision of the matrix products inside a factorization, after
+/// `torch.set_float32_matmul_precision`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MatmulPrecision {
+    /// f32 accuracy: SIMT f32 or error-compensated 3×TF32 products (the default).
+    #[default]
+    Highest,
+    /// Large trailing updates may round their products to TF32 on tensor cores, where the
+    /// device has them (elsewhere as `Highest`). H200, `cholesky_ex` of one 16384² matrix:
+    /// 29.7 ms against 38.9, residual ‖A − L·Lᵀ‖/‖A‖ 4.1e-5 against 7.8e-7 (the accuracy
+    /// gate 20·n·ε is 3.9e-2); BENCHMARKS.md.
+    High,
+}
+
 type Result<T> = std::result::Result<T, LinalgError>;
 
 /// The kernels index with 32 bits.
@@ -450,6 +464,28 @@ pub fn cholesky_ex<const D: usize>(
     a: Tensor<D>,
     upper: bool,
 ) -> Result<(Tensor<D>, Tensor<1, Int>)> {
+    cholesky_ex_with(a, upper, MatmulPrecision::Highest)
+}
+
+/// [`cholesky_ex`] with the precision of its trailing updates chosen: with
+/// [`MatmulPrecision::High`] large updates run as TF32 products where the device has tensor
+/// cores for them. The choice travels with the op (lazy backends run it as called).
+///
+/// ```
+/// use burn::tensor::{Device, Tensor};
+/// use burn_ext::MatmulPrecision;
+/// let device = Device::default();
+/// let a = Tensor::<2>::from_floats([[4.0, 2.0], [2.0, 3.0]], &device);
+/// let (l, info) = burn_ext::cholesky_ex_with(a, false, MatmulPrecision::High)?;
+/// assert_eq!(info.into_data().iter::<i64>().collect::<Vec<_>>(), vec![0]);
+/// assert_eq!(l.dims(), [2, 2]);
+/// # Ok::<(), burn_ext::LinalgError>(())
+/// ```
+pub fn cholesky_ex_with<const D: usize>(
+    a: Tensor<D>,
+    upper: bool,
+    precision: MatmulPrecision,
+) -> Result<(Tensor<D>, Tensor<1, Int>)> {
     const OP: &str = "cholesky_ex";
     let shape = a.shape();
     let (batch, n) = square(OP, "a", &shape)?;
@@ -462,7 +498,8 @@ pub fn cholesky_ex<const D: usize>(
             Tensor::<1, Int>::zeros([batch], &device),
         ));
     }
-    let (l, info) = <Dispatch as LinalgBackend>::cholesky_ex(dispatch(a), upper);
+    let tf32 = precision == MatmulPrecision::High;
+    let (l, info) = <Dispatch as LinalgBackend>::cholesky_ex(dispatch(a), upper, tf32);
     Ok((back(tensor(l), dtype), Tensor::from_dispatch(info)))
 }
 

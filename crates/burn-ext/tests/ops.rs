@@ -3,7 +3,7 @@
 //! Checked in f64 on the host against the qr_v2 / Cholesky gates, against each other, against
 //! burn-linalg's QR, and with strided, sliced, permuted, half-precision and empty inputs.
 use burn::tensor::{DType, Device, FloatDType, Int, Tensor, TensorData};
-use burn_ext::{LinalgError, QrMode, Side};
+use burn_ext::{LinalgError, MatmulPrecision, QrMode, Side};
 use linalg_common::matgen::{MatrixClass, generate, spd_from_factor};
 use linalg_common::reference::{
     cholesky_bound, matmul, norm1, orth_bound, q_from_reflectors, resid_bound,
@@ -341,6 +341,33 @@ fn cholesky_info_and_gates() {
             }
             let err = burn_ext::cholesky(upload(&flat, [4, n, n], &dev), upper).unwrap_err();
             assert_eq!(err, LinalgError::NotPositiveDefinite { batch: 1, order: 5 });
+        }
+    }
+}
+
+/// `cholesky_ex_with`: both precisions meet the gate, with the same `info` (TF32 updates
+/// only where the device has tensor cores for them; the host fallback computes in f32).
+#[test]
+fn cholesky_matmul_precision() {
+    let n = 300;
+    for (name, dev) in devices() {
+        let (a, _) = spd_from_factor(n, 1e3, 17);
+        let mut bad = a.clone();
+        bad[7 * n + 7] = -1.0;
+        let flat = [a.clone(), bad].concat();
+        for precision in [MatmulPrecision::Highest, MatmulPrecision::High] {
+            let (l, info) =
+                burn_ext::cholesky_ex_with(upload(&flat, [2, n, n], &dev), false, precision)
+                    .unwrap();
+            let info: Vec<i64> = info.into_data().iter::<i64>().collect();
+            assert_eq!(info, vec![0, 8], "{name} {precision:?}");
+            let l = read(l);
+            let (res, zero_other, finite) =
+                linalg_common::reference::cholesky_residual(&a, &l[..n * n], n, false);
+            assert!(
+                finite && zero_other && res <= cholesky_bound(n),
+                "{name} {precision:?}: {res:.2e}"
+            );
         }
     }
 }

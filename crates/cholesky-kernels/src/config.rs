@@ -1,7 +1,7 @@
 //! Knobs of the Cholesky and triangular-solve ops, and the one hardware check.
 use crate::trsm::trsv::TrsvConfig;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
-use linalg_common::gemm_mma::MMA_DEFAULT;
+use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_TF32};
 use linalg_common::launch::Hardware;
 
 /// Tuning knobs. `None` takes the recommended value for the device ([`CholeskyLaunch::new`]).
@@ -20,6 +20,14 @@ pub struct CholeskyParams {
     /// its tiles are vector tiles (GPUs; H200: potrf 4096 2.69 ms against 2.74, 16384 52.8
     /// against 53.5, 64 × 1024² 2.06 against 2.15; BENCHMARKS.md).
     pub gemm: Option<GemmConfig>,
+    /// Tiling of the GEMM that applies a diagonal block's inverse in place (a TRSM leaf,
+    /// B ← D·B, also each right-looking step's panel); its tiles must span the block's `leaf`
+    /// rows (tile_m ≥ leaf, else the launch is refused). Default: [`SOLVE_TILES`] where the
+    /// device runs them and they span the leaf (H200, against `gemm`'s 64 × 64: potrf 4096
+    /// 2.567 ms against 2.653, 16384 38.53 against 38.85, 64 × 1024² 1.986 against 2.043,
+    /// solve_triangular 4096² × 128 1.136 against 1.212; BENCHMARKS.md), else `gemm`'s tiling
+    /// where its tiles are that tall, else scalar tiles of `leaf` rows.
+    pub solve_gemm: Option<GemmConfig>,
     /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
     /// columns and a K of at least `big_min_k`: true-f32 SIMT ([`GemmKernel::Simt`]) or
     /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`], WMMA fragments, or
@@ -110,6 +118,22 @@ pub struct CholeskyParams {
     pub inv_block: Option<usize>,
 }
 
+impl CholeskyParams {
+    /// The defaults, with large updates (`gemm_big`) as plain TF32 products on tensor cores
+    /// ([`MMA_TF32`]) where the device runs them; elsewhere the defaults unchanged. For
+    /// callers that accept TF32 rounding in the updates, as
+    /// `torch.set_float32_matmul_precision("high")` does for matmuls (H200: potrf 16384 in
+    /// 29.7 ms against 38.9, residual 4.1e-5 against 7.8e-7, the gate 20·n·ε being 3.9e-2;
+    /// BENCHMARKS.md).
+    pub fn tf32_updates(hw: &Hardware) -> Self {
+        let gemm_big = GemmLaunch::mma(hw, MMA_TF32).map(|g| g.kernel);
+        Self {
+            gemm_big,
+            ..Self::default()
+        }
+    }
+}
+
 /// The default of [`CholeskyParams::gemm`]: [`GemmLaunch::new`], its vector tiles with K
 /// windows of 32 (where they fit; else as they are).
 fn default_gemm(hw: &Hardware) -> Option<GemmLaunch> {
@@ -121,6 +145,19 @@ fn default_gemm(hw: &Hardware) -> Option<GemmLaunch> {
         _ => Some(base),
     }
 }
+
+/// The default of [`CholeskyParams::solve_gemm`]: 64 × 32 vector tiles, 8 × 16 units of
+/// 4 × 4, K windows of 32 — half the columns of `gemm`'s tiles on half the units, so a
+/// step's panel spreads over twice the cubes.
+pub const SOLVE_TILES: GemmConfig = GemmConfig {
+    units_x: 8,
+    units_y: 16,
+    tm: 4,
+    tn: 4,
+    tile_k: 32,
+    unroll: true,
+    vector: true,
+};
 
 /// Fused SYRK + diagonal block launches whose update has more rows than this run the block
 /// with [`CholeskyLaunch::blocked_for`]'s `shared` trips: there the update's occupancy
@@ -497,7 +534,16 @@ impl CholeskyLaunch {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
             None => default_gemm(hw)?,
         };
-        let solve_gemm = if gemm.tile_m() >= nb {
+        let solve_default = GemmLaunch::with_config(hw, SOLVE_TILES).filter(|g| g.tile_m() >= nb);
+        let solve_gemm = if let Some(cfg) = params.solve_gemm {
+            let g = GemmLaunch::with_config(hw, cfg)?;
+            if g.tile_m() < nb {
+                return None;
+            }
+            g
+        } else if let Some(g) = solve_default {
+            g
+        } else if gemm.tile_m() >= nb {
             gemm
         } else if hw.max_units_per_cube >= 256 {
             let uy = nb.min(16);

@@ -43,7 +43,7 @@ pub mod trsm;
 
 pub use config::{
     BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, LeafConfig, LeafKernel,
-    LeafStage, RowsConfig, SmallConfig,
+    LeafStage, RowsConfig, SOLVE_TILES, SmallConfig,
 };
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;

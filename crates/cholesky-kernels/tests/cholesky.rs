@@ -276,6 +276,54 @@ pub fn right_looking_cutoff(client: &Client) {
             }
         }
     }
+    // The GEMM that applies each step's diagonal-block inverse, with narrow tiles (64 × 16
+    // scalar on GPUs, 64 × 2 in one unit on the CPU runtime); tiles shorter than the leaf
+    // are refused.
+    let hw = Hardware::of(client);
+    let narrow = if hw.max_units_per_cube >= 256 {
+        GemmConfig {
+            units_x: 16,
+            units_y: 16,
+            tm: 4,
+            tn: 1,
+            tile_k: 32,
+            unroll: true,
+            vector: false,
+        }
+    } else {
+        GemmConfig {
+            units_x: 1,
+            units_y: 1,
+            tm: 64,
+            tn: 2,
+            tile_k: 8,
+            unroll: false,
+            vector: false,
+        }
+    };
+    let p = CholeskyParams {
+        solve_gemm: Some(narrow),
+        ..CholeskyParams::default()
+    };
+    for &n in &[65usize, 130, 300] {
+        for upper in [false, true] {
+            let (mut a, _) = spd_batch(n, &[1e4, 3.0], 37 + n as u64);
+            let clean = a.clone();
+            poison(&mut a, 2, n, upper);
+            let out = potrf_host(client, &a, &[2, n, n], upper, &p).expect("potrf");
+            check_factor(&clean, &out.l, &out.info, 2, n, upper, "narrow solve tiles");
+        }
+    }
+    let short = CholeskyParams {
+        solve_gemm: Some(GemmConfig {
+            tm: narrow.tm / 2,
+            ..narrow
+        }),
+        ..CholeskyParams::default()
+    };
+    let (a, _) = spd_batch(65, &[3.0], 38);
+    let r = potrf_host(client, &a, &[65, 65], false, &short);
+    assert!(matches!(r, Err(CholeskyError::Unsupported(_))), "{r:?}");
 }
 
 pub fn large_matrix(client: &Client) {
@@ -319,6 +367,25 @@ pub fn large_matrix(client: &Client) {
             check_factor(&a, &o.l, &o.info, 1, n, upper, "big GEMM tiles");
         }
     }
+    // The TF32 option: plain TF32 large updates where the device runs them, else the
+    // defaults; here on updates from 100 rows up.
+    let hw = Hardware::of(client);
+    let tf32 = CholeskyParams::tf32_updates(&hw);
+    let expect = GemmLaunch::mma(&hw, MMA_TF32).map(|_| GemmKernel::Mma(MMA_TF32));
+    assert_eq!(tf32.gemm_big, expect, "{hw:?}");
+    assert_eq!(
+        CholeskyParams {
+            gemm_big: None,
+            ..tf32
+        },
+        CholeskyParams::default()
+    );
+    let p = CholeskyParams {
+        big_from: Some(100),
+        ..tf32
+    };
+    let o = potrf_host(client, &a, &[n, n], false, &p).expect("potrf");
+    check_factor(&a, &o.l, &o.info, 1, n, false, "tf32_updates");
     // Well conditioned: the factor is the known one up to rounding.
     let err = out
         .l
