@@ -13,7 +13,8 @@
 //!
 //! - [`qr`] (modes reduced / complete / r), [`tsqr`], [`tsqr_r`], [`geqrf`],
 //!   [`householder_product`], [`apply_q`]: `crates/qr-kernels`.
-//! - [`cholesky`], [`cholesky_ex`], [`solve_triangular`], [`cholesky_solve`],
+//! - [`cholesky`], [`cholesky_ex`] ([`cholesky_ex_with`]: TF32 updates with
+//!   [`MatmulPrecision::High`]), [`solve_triangular`], [`cholesky_solve`],
 //!   [`cholesky_inverse`]: `crates/cholesky-kernels`.
 //!
 //! How an op runs ([`LinalgBackend`], one `#[backend_extension]` trait): on CubeCL devices

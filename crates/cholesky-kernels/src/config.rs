@@ -23,9 +23,10 @@ pub struct CholeskyParams {
     /// Tiling of the GEMM that applies a diagonal block's inverse in place (a TRSM leaf,
     /// B ← D·B, also each right-looking step's panel); its tiles must span the block's `leaf`
     /// rows (tile_m ≥ leaf, else the launch is refused). Default: [`SOLVE_TILES`] where the
-    /// device runs them and they span the leaf (H200, against `gemm`'s 64 × 64: potrf 4096
-    /// 2.567 ms against 2.653, 16384 38.53 against 38.85, 64 × 1024² 1.986 against 2.043,
-    /// solve_triangular 4096² × 128 1.136 against 1.212; BENCHMARKS.md), else `gemm`'s tiling
+    /// device runs them and they span the leaf (H200, against `gemm`'s 64 × 64 in two runs:
+    /// potrf 4096 2.567 / 2.553 ms against 2.653 / 2.675, 16384 38.53 against 38.85,
+    /// 64 × 1024² 1.986 / 1.997 against 2.043 / 2.049; solve_triangular 4096² × 128 split,
+    /// 1.136 against 1.212 then 1.318 against 1.292; BENCHMARKS.md), else `gemm`'s tiling
     /// where its tiles are that tall, else scalar tiles of `leaf` rows.
     pub solve_gemm: Option<GemmConfig>,
     /// GEMM kernel and tiling for updates whose result has at least `big_from` rows and
