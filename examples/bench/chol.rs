@@ -1102,12 +1102,13 @@ pub fn leaf_sweep(client: &Client, samples: usize, quick: bool) {
 }
 
 /// Solves with few right-hand sides: the GEMM recursion (`trsv_max_k = 0`) against block
-/// substitution (the default), ms with the residual of each; then potrf with large SYRK
+/// substitution (the default: a launch per diagonal block) and against the substitution in
+/// one launch (`trsv_chain`), ms with the residual of each; then potrf with large SYRK
 /// updates of K = leaf on the SIMT GEMM (`big_min_k`).
 pub fn trsv_sweep(client: &Client, samples: usize) {
     println!(
-        "{:<34} {:>10} {:>10} {:>9} {:>9}",
-        "op n k", "gemm ms", "trsv ms", "resid g", "resid t"
+        "{:<34} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}",
+        "op n k", "gemm ms", "trsv ms", "chain ms", "resid g", "resid t", "resid c"
     );
     for (n, k) in [
         (1024usize, 1usize),
@@ -1124,9 +1125,10 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
         let hb = client.create_from_slice(f32::as_bytes(&bvec));
         for tri in [true, false] {
             let mut cells = Vec::new();
-            for max_k in [0usize, 16] {
+            for (max_k, chain) in [(0usize, false), (16, false), (16, true)] {
                 let p = CholeskyParams {
                     trsv_max_k: Some(max_k),
+                    trsv_chain: Some(chain),
                     ..CholeskyParams::default()
                 };
                 let run = || {
@@ -1153,12 +1155,14 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
                 "cholesky_solve"
             };
             println!(
-                "{:<34} {:>10.4} {:>10.4} {:>9.1e} {:>9.1e}",
+                "{:<34} {:>10.4} {:>10.4} {:>10.4} {:>9.1e} {:>9.1e} {:>9.1e}",
                 format!("{name} {n} {k}"),
                 cells[0].0,
                 cells[1].0,
+                cells[2].0,
                 cells[0].1,
-                cells[1].1
+                cells[1].1,
+                cells[2].1
             );
         }
     }

@@ -25,7 +25,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
-      [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution; potrf big_min_k)
+      [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution, per block or in one launch; potrf big_min_k)
       [--big-sweep]    (potrf: which updates take the large-update GEMM, and the right-looking cutoff)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
       [--inv-sweep]    (potrf: the TRSMs' whole inverted diagonal blocks by order, 3×TF32 and TF32 updates)

@@ -69,6 +69,12 @@ pub struct CholeskyParams {
     /// 1.7× at 16; BENCHMARKS.md); where its tiles do not fit, the default stands down and
     /// an explicit value is refused.
     pub trsv_max_k: Option<usize>,
+    /// Block substitution (`trsv_max_k`) in one launch instead of one per diagonal block: a
+    /// cube per block row, each waiting on an atomic flag per earlier block for its solution,
+    /// then subtracting its product and solving its own block (`trsm/trsv.rs`). Default off
+    /// (not yet measured on a GPU); refused where the device cannot hand data between the
+    /// cubes of one launch ([`Hardware::cube_handoff`]).
+    pub trsv_chain: Option<bool>,
     /// Sub-block order of the blocked diagonal-block kernel: 8, 16 or 32, a divisor of `leaf`
     /// (else the launch is refused). Default 16 (8 when `leaf` is not a multiple of 16). Leaves
     /// of a batch of smaller matrices that it does not divide use the step kernel.
@@ -513,6 +519,7 @@ pub struct CholeskyLaunch {
     pub leaf_lookahead: bool,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
+    pub trsv_chain: bool,
     /// `None`: fuse for a single matrix.
     pub fuse_leaf: Option<bool>,
     /// 0: off.
@@ -608,7 +615,12 @@ impl CholeskyLaunch {
             || (inv_block >= 2 * nb
                 && inv_block.is_multiple_of(nb)
                 && (inv_block / nb).is_power_of_two());
+        let trsv_chain = params.trsv_chain.unwrap_or(false);
+        if trsv_chain && !hw.cube_handoff {
+            return None;
+        }
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
+            trsv_chain,
             inv_block,
             step,
             trsv,

@@ -110,7 +110,11 @@ impl<'a> Ctx<'a> {
     /// A zeroed u32 per matrix: uploaded, or zeroed by a kernel while a graph is recorded
     /// (a capture admits no host writes).
     pub(crate) fn flags(&self) -> Handle {
-        let len = self.batch.max(1);
+        self.zeroed_u32(self.batch.max(1))
+    }
+
+    /// A zeroed u32 buffer of `len` elements (recorded as a launch while capturing a graph).
+    pub(crate) fn zeroed_u32(&self, len: usize) -> Handle {
         let h = if self.client.is_capturing() {
             let h = self.client.empty(len * 4);
             let hw = self.launch.hw();

@@ -622,11 +622,34 @@ pub fn triangular_solves(client: &Client) {
         trsv_max_k: Some(24),
         ..CholeskyParams::default()
     };
+    // The substitution in one launch (`trsv_chain`), at the default and the wide k.
+    let chain = CholeskyParams {
+        trsv_chain: Some(true),
+        ..CholeskyParams::default()
+    };
+    let wide_chain = CholeskyParams {
+        trsv_chain: Some(true),
+        ..wide_trsv
+    };
+    // It runs where cubes can hand data to each other (CUDA, the CPU runtime; not wgpu's
+    // WGSL), and is refused elsewhere.
+    let hw = Hardware::of(client);
+    let chains = CholeskyLaunch::new(&hw, &chain).is_some_and(|l| l.trsv_chain);
+    assert_eq!(chains, hw.cube_handoff, "{hw:?}");
+    let isolated = Hardware {
+        cube_handoff: false,
+        ..hw
+    };
+    assert!(CholeskyLaunch::new(&isolated, &chain).is_none());
+    let chain_sizes: &[usize] = if chains { &[17, 65, 130, 200] } else { &[] };
+    let wide_chain_sizes: &[usize] = if chains { &[130] } else { &[] };
     for (params, sizes) in [
         (&def, &[1usize, 17, 64, 65, 130][..]),
         (&small, &[9, 33][..]),
         (&no_trsv, &[65, 130][..]),
         (&wide_trsv, &[130, 200][..]),
+        (&chain, chain_sizes),
+        (&wide_chain, wide_chain_sizes),
     ] {
         for &n in sizes {
             for &k in &[1usize, 7, 20, 40] {
@@ -672,6 +695,19 @@ pub fn triangular_solves(client: &Client) {
                 }
             }
         }
+    }
+    if !chains {
+        let (t, _) = triangular(65, false, false, 3);
+        let ht = client.create_from_slice(f32::as_bytes(&t));
+        let hb = client.create_from_slice(f32::as_bytes(&[1.0f32; 65]));
+        let tm = MatrixRef::dense(&ht, 1, 65, 65);
+        let bm = MatrixRef::dense(&hb, 1, 65, 1);
+        let r = solve_triangular(client, tm, bm, false, true, false, &chain);
+        assert!(
+            matches!(r, Err(CholeskyError::Unsupported(_))),
+            "{:?}",
+            r.map(|_| ())
+        );
     }
 }
 

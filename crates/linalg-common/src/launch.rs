@@ -31,6 +31,12 @@ pub struct Hardware {
     /// Whether `sync_storage` is a storage fence the runtime compiles (CUDA, Vulkan); the
     /// CPU runtime refuses it, and there a cube barrier orders storage too.
     pub storage_sync: bool,
+    /// Whether a cube may wait (spin on an atomic) for data an earlier cube of the same launch
+    /// publishes: where `storage_sync` carries the writes across cubes and the device starts
+    /// cubes in grid order (CUDA, Vulkan, Metal; as cubek's relays assume), and on the CPU
+    /// runtime, which runs a launch's cubes one after another in grid order (a cube barrier
+    /// then orders everything).
+    pub cube_handoff: bool,
 }
 
 impl Hardware {
@@ -54,6 +60,8 @@ impl Hardware {
             tf32_mma: client.features().matmul.cmma.contains(&tf32_mma(16)),
             tf32_manual_mma: client.features().matmul.mma.contains(&tf32_mma(8)),
             storage_sync: client.features().device_memory_scope,
+            cube_handoff: client.features().device_memory_scope
+                || props.identity.fingerprint.starts_with("cpu_"),
         }
     }
 }

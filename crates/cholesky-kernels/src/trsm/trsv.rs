@@ -8,6 +8,13 @@
 //! solve (below j for lower T, above for upper) updates B_i −= T_ij·X_j. The caller copies
 //! `xs` into B at the end. Operand blocks are staged in shared memory (row r of a block at
 //! r·(nb + 1)), each unit owns rows unit + u·units and loops over the k columns.
+//!
+//! With `trsv_chain`, one launch: the cube at grid position x owns the x-th block i in solve
+//! order. It keeps B_i in shared memory and, for each earlier block j in turn, loads T_ij,
+//! waits for `ready[b·blocks + j]` (set by j's cube after it stored X_j to `xs`, behind a
+//! storage barrier), reads X_j and subtracts T_ij·X_j; then X_i = inv(T_ii)·B_i goes to
+//! `xs`, and its own flag is set. Earlier grid positions start first (CUDA, Vulkan, Metal;
+//! the CPU runtime runs cubes in order), so the waits end.
 use crate::Ctx;
 use crate::trsm::BlockInverses;
 use cubecl::prelude::*;
@@ -66,7 +73,42 @@ pub(crate) fn trsv(
     let xv = View::contiguous(n, k);
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
     let iv = inv.block(g0, nb).view;
-    for step in 0..nblocks {
+    if ctx.launch.trsv_chain {
+        let ready = ctx.zeroed_u32(ctx.batch.max(1) * nblocks);
+        // SAFETY: cube x (< nblocks) owns block i = x (lower) or nblocks − 1 − x (upper): it
+        // reads T's blocks (i, j) for the blocks j before it in solve order and (the inverse)
+        // block i at offset (g0 + i)·nb² of the inverses' view, B's block i, and xs's blocks
+        // j, all row/column indices masked to < n, so every access lies inside the views,
+        // which the caller keeps inside their buffers. xs's block i is written by cube x
+        // only, and read by the later cubes only after its flag (ready[b·nblocks + i] <
+        // batch·nblocks) is set behind a storage barrier. Shared indices stay below
+        // nb·(nb + 1) and nb·max_k. The early exit is uniform per cube and every unit runs
+        // every loop trip, so every barrier is reached by all units.
+        unsafe {
+            trsv_chain_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(nblocks as u32, by as u32, bz as u32),
+                CubeDim::new_1d(cfg.units as u32),
+                BufferArg::from_raw_parts(t.handle.clone(), t.len),
+                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
+                BufferArg::from_raw_parts(b.handle.clone(), b.len),
+                BufferArg::from_raw_parts(xs.0.clone(), xs.1),
+                BufferArg::from_raw_parts(ready, ctx.batch.max(1) * nblocks),
+                t.view.launch_arg(),
+                iv.launch_arg(),
+                b.view.launch_arg(),
+                xv.launch_arg(),
+                n,
+                k,
+                ctx.batch,
+                cfg,
+                lower,
+                ctx.launch.hw().storage_sync,
+            )
+        }
+    }
+    let steps = if ctx.launch.trsv_chain { 0 } else { nblocks };
+    for step in 0..steps {
         let j = if lower { step } else { nblocks - 1 - step };
         let cubes = nblocks - step;
         // SAFETY: cube x works on block i = j ± x (< nblocks): it reads T's blocks (j, j) and
@@ -225,5 +267,158 @@ pub(crate) fn trsv_step_kernel<F: Float>(
                 }
             }
         }
+    }
+}
+
+/// The one-launch block substitution (`trsv_chain`; see the module docs). B is only read;
+/// X goes to `xs`.
+#[cube(launch_unchecked)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn trsv_chain_kernel<F: Float>(
+    t: &[F],
+    inv: &[F],
+    b: &[F],
+    xs: &mut [F],
+    ready: &[Atomic<u32>],
+    st: Strides,
+    si: Strides,
+    sb: Strides,
+    sx: Strides,
+    n: usize,
+    k: usize,
+    batch: usize,
+    #[comptime] cfg: TrsvConfig,
+    #[comptime] lower: bool,
+    #[comptime] storage_sync: bool,
+) {
+    let nb = comptime!(cfg.nb);
+    let units = comptime!(cfg.units);
+    let mk = comptime!(cfg.max_k);
+    let ld = comptime!(cfg.nb + 1);
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    if bidx >= batch {
+        terminate!();
+    }
+    let nblocks = n.div_ceil(nb);
+    let x = CUBE_POS_X as usize;
+    let mut i = x;
+    if comptime!(!lower) {
+        i = nblocks - 1 - x;
+    }
+    let ri = i * nb;
+    let nti = min(nb, n - ri);
+    let unit = UNIT_POS as usize;
+    let tb = st.offset + bidx * st.bs;
+    let bb = sb.offset + bidx * sb.bs;
+    let xb = sx.offset + bidx * sx.bs;
+    let fb = bidx * nblocks;
+
+    let mut sh_m = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
+    let mut sh_b = Shared::<[F]>::new_slice(comptime!(nb * mk));
+    let mut sh_x = Shared::<[F]>::new_slice(comptime!(nb * mk));
+    for q in 0..comptime!(nb / units) {
+        let r = unit + q * units;
+        for c in 0..k {
+            let mut v = F::new(0.0);
+            if r < nti {
+                v = b[bb + (ri + r) * sb.rs + c * sb.cs];
+            }
+            sh_b[r * mk + c] = v;
+        }
+    }
+    // B_i −= T_ij·X_j for the blocks j solved before i, in solve order.
+    for s in 0..x {
+        let mut j = s;
+        if comptime!(!lower) {
+            j = nblocks - 1 - s;
+        }
+        let rj = j * nb;
+        let ntj = min(nb, n - rj);
+        // T_ij first: it does not wait for anything.
+        #[unroll(cfg.unroll)]
+        for q in 0..comptime!(nb * nb / units) {
+            let idx = unit + q * units;
+            let r = idx / nb;
+            let c = idx % nb;
+            let mut v = F::new(0.0);
+            if r < nti && c < ntj {
+                v = t[tb + (ri + r) * st.rs + (rj + c) * st.cs];
+            }
+            sh_m[r * ld + c] = v;
+        }
+        if unit == 0 {
+            loop {
+                if ready[fb + j].load() != 0 {
+                    break;
+                }
+            }
+        }
+        // Acquire X_j.
+        chain_barrier(storage_sync);
+        for q in 0..comptime!(nb / units) {
+            let r = unit + q * units;
+            for c in 0..k {
+                let mut v = F::new(0.0);
+                if r < ntj {
+                    v = xs[xb + (rj + r) * sx.rs + c * sx.cs];
+                }
+                sh_x[r * mk + c] = v;
+            }
+        }
+        sync_cube();
+        for q in 0..comptime!(nb / units) {
+            let r = unit + q * units;
+            for c in 0..k {
+                let mut acc = F::new(0.0);
+                #[unroll(cfg.unroll)]
+                for u in 0..nb {
+                    acc += sh_m[r * ld + u] * sh_x[u * mk + c];
+                }
+                sh_b[r * mk + c] -= acc;
+            }
+        }
+        // sh_m and sh_x are refilled by the next trip.
+        sync_cube();
+    }
+    // X_i = inv(T_ii)·B_i (zeros past nti), stored, then published.
+    let ib = si.offset + bidx * si.bs + i * nb * nb;
+    #[unroll(cfg.unroll)]
+    for q in 0..comptime!(nb * nb / units) {
+        let idx = unit + q * units;
+        let r = idx / nb;
+        let c = idx % nb;
+        let mut v = F::new(0.0);
+        if r < nti && c < nti {
+            v = inv[ib + r * si.rs + c * si.cs];
+        }
+        sh_m[r * ld + c] = v;
+    }
+    sync_cube();
+    for q in 0..comptime!(nb / units) {
+        let r = unit + q * units;
+        if r < nti {
+            for c in 0..k {
+                let mut acc = F::new(0.0);
+                #[unroll(cfg.unroll)]
+                for u in 0..nb {
+                    acc += sh_m[r * ld + u] * sh_b[u * mk + c];
+                }
+                xs[xb + (ri + r) * sx.rs + c * sx.cs] = acc;
+            }
+        }
+    }
+    chain_barrier(storage_sync);
+    if unit == 0 {
+        ready[fb + i].store(1u32);
+    }
+}
+
+/// A storage barrier where the runtime has one, else (the CPU runtime) a cube barrier.
+#[cube]
+fn chain_barrier(#[comptime] storage_sync: bool) {
+    if comptime!(storage_sync) {
+        sync_storage();
+    } else {
+        sync_cube();
     }
 }
