@@ -73,8 +73,35 @@ pub(crate) fn trsv(
     let xv = View::contiguous(n, k);
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
     let iv = inv.block(g0, nb).view;
+    // Both kernels take the same operands around the chain's flags and the step's block.
+    macro_rules! launch {
+        ($kernel:path, $cubes:expr, [$($ready:expr)?], [$($j:expr)?], [$($sync:expr)?]) => {
+            $kernel(
+                ctx.client,
+                CubeCount::Static($cubes as u32, by as u32, bz as u32),
+                CubeDim::new_1d(cfg.units as u32),
+                BufferArg::from_raw_parts(t.handle.clone(), t.len),
+                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
+                BufferArg::from_raw_parts(b.handle.clone(), b.len),
+                BufferArg::from_raw_parts(xs.0.clone(), xs.1),
+                $(BufferArg::from_raw_parts($ready, ctx.batch.max(1) * nblocks),)?
+                t.view.launch_arg(),
+                iv.launch_arg(),
+                b.view.launch_arg(),
+                xv.launch_arg(),
+                n,
+                k,
+                $($j,)?
+                ctx.batch,
+                cfg,
+                lower,
+                $($sync,)?
+            )
+        };
+    }
     if ctx.launch.trsv_chain {
         let ready = ctx.zeroed_u32(ctx.batch.max(1) * nblocks);
+        let sync = ctx.launch.hw().storage_sync;
         // SAFETY: cube x (< nblocks) owns block i = x (lower) or nblocks − 1 − x (upper): it
         // reads T's blocks (i, j) for the blocks j before it in solve order and (the inverse)
         // block i at offset (g0 + i)·nb² of the inverses' view, B's block i, and xs's blocks
@@ -85,60 +112,35 @@ pub(crate) fn trsv(
         // nb·(nb + 1) and nb·max_k. The early exit is uniform per cube and every unit runs
         // every loop trip, so every barrier is reached by all units.
         unsafe {
-            trsv_chain_kernel::launch_unchecked::<f32>(
-                ctx.client,
-                CubeCount::Static(nblocks as u32, by as u32, bz as u32),
-                CubeDim::new_1d(cfg.units as u32),
-                BufferArg::from_raw_parts(t.handle.clone(), t.len),
-                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
-                BufferArg::from_raw_parts(b.handle.clone(), b.len),
-                BufferArg::from_raw_parts(xs.0.clone(), xs.1),
-                BufferArg::from_raw_parts(ready, ctx.batch.max(1) * nblocks),
-                t.view.launch_arg(),
-                iv.launch_arg(),
-                b.view.launch_arg(),
-                xv.launch_arg(),
-                n,
-                k,
-                ctx.batch,
-                cfg,
-                lower,
-                ctx.launch.hw().storage_sync,
+            launch!(
+                trsv_chain_kernel::launch_unchecked::<f32>,
+                nblocks,
+                [ready],
+                [],
+                [sync]
             )
         }
-    }
-    let steps = if ctx.launch.trsv_chain { 0 } else { nblocks };
-    for step in 0..steps {
-        let j = if lower { step } else { nblocks - 1 - step };
-        let cubes = nblocks - step;
-        // SAFETY: cube x works on block i = j ± x (< nblocks): it reads T's blocks (j, j) and
-        // (i, j), B's blocks j and i, and the inverse of block j (offset (g0 + j)·nb² of the
-        // inverses' view), all row/column indices masked to < n (the blocks' orders), so every
-        // access lies inside the views, which the caller keeps inside their buffers. B_j is
-        // only read in this launch; block i ≠ j of B is written by its own cube only, and xs's
-        // block j only by cube 0. Shared indices stay below nb·(nb + 1) and nb·max_k. The
-        // early exit and the role branch are uniform per cube, so every barrier is reached by
-        // all units.
-        unsafe {
-            trsv_step_kernel::launch_unchecked::<f32>(
-                ctx.client,
-                CubeCount::Static(cubes as u32, by as u32, bz as u32),
-                CubeDim::new_1d(cfg.units as u32),
-                BufferArg::from_raw_parts(t.handle.clone(), t.len),
-                BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
-                BufferArg::from_raw_parts(b.handle.clone(), b.len),
-                BufferArg::from_raw_parts(xs.0.clone(), xs.1),
-                t.view.launch_arg(),
-                iv.launch_arg(),
-                b.view.launch_arg(),
-                xv.launch_arg(),
-                n,
-                k,
-                j,
-                ctx.batch,
-                cfg,
-                lower,
-            )
+    } else {
+        for step in 0..nblocks {
+            let j = if lower { step } else { nblocks - 1 - step };
+            let cubes = nblocks - step;
+            // SAFETY: cube x works on block i = j ± x (< nblocks): it reads T's blocks (j, j)
+            // and (i, j), B's blocks j and i, and the inverse of block j (offset (g0 + j)·nb²
+            // of the inverses' view), all row/column indices masked to < n (the blocks'
+            // orders), so every access lies inside the views, which the caller keeps inside
+            // their buffers. B_j is only read in this launch; block i ≠ j of B is written by
+            // its own cube only, and xs's block j only by cube 0. Shared indices stay below
+            // nb·(nb + 1) and nb·max_k. The early exit and the role branch are uniform per
+            // cube, so every barrier is reached by all units.
+            unsafe {
+                launch!(
+                    trsv_step_kernel::launch_unchecked::<f32>,
+                    cubes,
+                    [],
+                    [j],
+                    []
+                )
+            }
         }
     }
     launch_copy(
