@@ -71,9 +71,11 @@ pub struct CholeskyParams {
     pub trsv_max_k: Option<usize>,
     /// Block substitution (`trsv_max_k`) in one launch instead of one per diagonal block: a
     /// cube per block row, each waiting on an atomic flag per earlier block for its solution,
-    /// then subtracting its product and solving its own block (`trsm/trsv.rs`). Default off
-    /// (not yet measured on a GPU); refused where the device cannot hand data between the
-    /// cubes of one launch ([`Hardware::cube_handoff`]).
+    /// then subtracting its product and solving its own block (`trsm/trsv.rs`). Default: on
+    /// the CPU runtime (the one device here that hands data between cubes without a storage
+    /// barrier; there cholesky_solve 4096² with 1 rhs takes 50.6 ms against 133.9,
+    /// BENCHMARKS.md), off elsewhere (not yet measured on a GPU); refused where the device
+    /// cannot hand data between the cubes of one launch ([`Hardware::cube_handoff`]).
     pub trsv_chain: Option<bool>,
     /// Sub-block order of the blocked diagonal-block kernel: 8, 16 or 32, a divisor of `leaf`
     /// (else the launch is refused). Default 16 (8 when `leaf` is not a multiple of 16). Leaves
@@ -615,7 +617,8 @@ impl CholeskyLaunch {
             || (inv_block >= 2 * nb
                 && inv_block.is_multiple_of(nb)
                 && (inv_block / nb).is_power_of_two());
-        let trsv_chain = params.trsv_chain.unwrap_or(false);
+        let cpu_runtime = hw.cube_handoff && !hw.storage_sync;
+        let trsv_chain = params.trsv_chain.unwrap_or(cpu_runtime);
         if trsv_chain && !hw.cube_handoff {
             return None;
         }

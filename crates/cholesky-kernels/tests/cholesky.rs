@@ -622,7 +622,12 @@ pub fn triangular_solves(client: &Client) {
         trsv_max_k: Some(24),
         ..CholeskyParams::default()
     };
-    // The substitution in one launch (`trsv_chain`), at the default and the wide k.
+    // The substitution in one launch (`trsv_chain`; the default on the CPU runtime), at the
+    // default and the wide k, and one launch per block (the default elsewhere).
+    let per_block = CholeskyParams {
+        trsv_chain: Some(false),
+        ..CholeskyParams::default()
+    };
     let chain = CholeskyParams {
         trsv_chain: Some(true),
         ..CholeskyParams::default()
@@ -636,6 +641,8 @@ pub fn triangular_solves(client: &Client) {
     let hw = Hardware::of(client);
     let chains = CholeskyLaunch::new(&hw, &chain).is_some_and(|l| l.trsv_chain);
     assert_eq!(chains, hw.cube_handoff, "{hw:?}");
+    let by_default = CholeskyLaunch::new(&hw, &def).expect("launch").trsv_chain;
+    assert_eq!(by_default, hw.cube_handoff && !hw.storage_sync, "{hw:?}");
     let isolated = Hardware {
         cube_handoff: false,
         ..hw
@@ -650,6 +657,7 @@ pub fn triangular_solves(client: &Client) {
         (&wide_trsv, &[130, 200][..]),
         (&chain, chain_sizes),
         (&wide_chain, wide_chain_sizes),
+        (&per_block, &[65, 130][..]),
     ] {
         for &n in sizes {
             for &k in &[1usize, 7, 20, 40] {
