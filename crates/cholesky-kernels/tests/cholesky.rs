@@ -249,6 +249,19 @@ pub fn fused_syrk_leaf(client: &Client) {
 /// with the recursion above it, and none: halves all the way), with small leaves and steps
 /// of several leaves too.
 pub fn right_looking_cutoff(client: &Client) {
+    // Factors of two matrices (κ 1e4 and 3) at 65, 130 and 300, lower and upper, inputs
+    // drawn from `seed`.
+    let check = |p: &CholeskyParams, seed: u64, what: &str| {
+        for &n in &[65usize, 130, 300] {
+            for upper in [false, true] {
+                let (mut a, _) = spd_batch(n, &[1e4, 3.0], seed + n as u64);
+                let clean = a.clone();
+                poison(&mut a, 2, n, upper);
+                let out = potrf_host(client, &a, &[2, n, n], upper, p).expect("potrf");
+                check_factor(&clean, &out.l, &out.info, 2, n, upper, what);
+            }
+        }
+    };
     for (cut, leaf, step) in [
         (usize::MAX, None, None),
         (200, None, None),
@@ -265,16 +278,7 @@ pub fn right_looking_cutoff(client: &Client) {
             step,
             ..CholeskyParams::default()
         };
-        for &n in &[65usize, 130, 300] {
-            for upper in [false, true] {
-                let (mut a, _) = spd_batch(n, &[1e4, 3.0], 31 + n as u64);
-                let clean = a.clone();
-                poison(&mut a, 2, n, upper);
-                let out = potrf_host(client, &a, &[2, n, n], upper, &p).expect("potrf");
-                let what = format!("cutoff {cut} leaf {leaf:?} step {step:?}");
-                check_factor(&clean, &out.l, &out.info, 2, n, upper, &what);
-            }
-        }
+        check(&p, 31, &format!("cutoff {cut} leaf {leaf:?} step {step:?}"));
     }
     // The GEMM that applies each step's diagonal-block inverse, with narrow tiles (64 × 16
     // scalar on GPUs, 64 × 2 in one unit on the CPU runtime); tiles shorter than the leaf
@@ -305,15 +309,7 @@ pub fn right_looking_cutoff(client: &Client) {
         solve_gemm: Some(narrow),
         ..CholeskyParams::default()
     };
-    for &n in &[65usize, 130, 300] {
-        for upper in [false, true] {
-            let (mut a, _) = spd_batch(n, &[1e4, 3.0], 37 + n as u64);
-            let clean = a.clone();
-            poison(&mut a, 2, n, upper);
-            let out = potrf_host(client, &a, &[2, n, n], upper, &p).expect("potrf");
-            check_factor(&clean, &out.l, &out.info, 2, n, upper, "narrow solve tiles");
-        }
-    }
+    check(&p, 37, "narrow solve tiles");
     let short = CholeskyParams {
         solve_gemm: Some(GemmConfig {
             tm: narrow.tm / 2,

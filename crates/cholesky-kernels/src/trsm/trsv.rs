@@ -215,27 +215,13 @@ pub(crate) fn trsv_step_kernel<F: Float>(
         sh_m[r * ld + c] = v;
         pt[q] = w;
     }
-    for q in 0..comptime!(nb / units) {
-        let r = unit + q * units;
-        for c in 0..k {
-            let mut v = F::new(0.0);
-            if r < ntj {
-                v = b[bb + (rj + r) * sb.rs + c * sb.cs];
-            }
-            sh_b[r * mk + c] = v;
-        }
-    }
+    stage_rows(&*b, bb, &sb, rj, ntj, k, &mut sh_b, unit, cfg);
     sync_cube();
     // X_j = inv(T_jj)·B_j (zeros past ntj).
     for q in 0..comptime!(nb / units) {
         let r = unit + q * units;
         for c in 0..k {
-            let mut s = F::new(0.0);
-            #[unroll(cfg.unroll)]
-            for u in 0..nb {
-                s += sh_m[r * ld + u] * sh_b[u * mk + c];
-            }
-            sh_x[r * mk + c] = s;
+            sh_x[r * mk + c] = row_product(&sh_m, &sh_b, r, c, cfg);
         }
     }
     sync_cube();
@@ -260,12 +246,7 @@ pub(crate) fn trsv_step_kernel<F: Float>(
             let r = unit + q * units;
             if r < nti {
                 for c in 0..k {
-                    let mut s = F::new(0.0);
-                    #[unroll(cfg.unroll)]
-                    for u in 0..nb {
-                        s += sh_m[r * ld + u] * sh_x[u * mk + c];
-                    }
-                    b[bb + (ri + r) * sb.rs + c * sb.cs] -= s;
+                    b[bb + (ri + r) * sb.rs + c * sb.cs] -= row_product(&sh_m, &sh_x, r, c, cfg);
                 }
             }
         }
@@ -296,7 +277,6 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
     let nb = comptime!(cfg.nb);
     let units = comptime!(cfg.units);
     let mk = comptime!(cfg.max_k);
-    let ld = comptime!(cfg.nb + 1);
     let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     if bidx >= batch {
         terminate!();
@@ -318,16 +298,7 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
     let mut sh_m = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
     let mut sh_b = Shared::<[F]>::new_slice(comptime!(nb * mk));
     let mut sh_x = Shared::<[F]>::new_slice(comptime!(nb * mk));
-    for q in 0..comptime!(nb / units) {
-        let r = unit + q * units;
-        for c in 0..k {
-            let mut v = F::new(0.0);
-            if r < nti {
-                v = b[bb + (ri + r) * sb.rs + c * sb.cs];
-            }
-            sh_b[r * mk + c] = v;
-        }
-    }
+    stage_rows(b, bb, &sb, ri, nti, k, &mut sh_b, unit, cfg);
     // B_i −= T_ij·X_j for the blocks j solved before i, in solve order.
     for s in 0..x {
         let mut j = s;
@@ -337,17 +308,8 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
         let rj = j * nb;
         let ntj = min(nb, n - rj);
         // T_ij first: it does not wait for anything.
-        #[unroll(cfg.unroll)]
-        for q in 0..comptime!(nb * nb / units) {
-            let idx = unit + q * units;
-            let r = idx / nb;
-            let c = idx % nb;
-            let mut v = F::new(0.0);
-            if r < nti && c < ntj {
-                v = t[tb + (ri + r) * st.rs + (rj + c) * st.cs];
-            }
-            sh_m[r * ld + c] = v;
-        }
+        let tij = tb + ri * st.rs + rj * st.cs;
+        stage_block(t, tij, st.rs, st.cs, nti, ntj, &mut sh_m, unit, cfg);
         if unit == 0 {
             loop {
                 if ready[fb + j].load() != 0 {
@@ -357,26 +319,12 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
         }
         // Acquire X_j.
         chain_barrier(storage_sync);
-        for q in 0..comptime!(nb / units) {
-            let r = unit + q * units;
-            for c in 0..k {
-                let mut v = F::new(0.0);
-                if r < ntj {
-                    v = xs[xb + (rj + r) * sx.rs + c * sx.cs];
-                }
-                sh_x[r * mk + c] = v;
-            }
-        }
+        stage_rows(&*xs, xb, &sx, rj, ntj, k, &mut sh_x, unit, cfg);
         sync_cube();
         for q in 0..comptime!(nb / units) {
             let r = unit + q * units;
             for c in 0..k {
-                let mut acc = F::new(0.0);
-                #[unroll(cfg.unroll)]
-                for u in 0..nb {
-                    acc += sh_m[r * ld + u] * sh_x[u * mk + c];
-                }
-                sh_b[r * mk + c] -= acc;
+                sh_b[r * mk + c] -= row_product(&sh_m, &sh_x, r, c, cfg);
             }
         }
         // sh_m and sh_x are refilled by the next trip.
@@ -384,28 +332,13 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
     }
     // X_i = inv(T_ii)·B_i (zeros past nti), stored, then published.
     let ib = si.offset + bidx * si.bs + i * nb * nb;
-    #[unroll(cfg.unroll)]
-    for q in 0..comptime!(nb * nb / units) {
-        let idx = unit + q * units;
-        let r = idx / nb;
-        let c = idx % nb;
-        let mut v = F::new(0.0);
-        if r < nti && c < nti {
-            v = inv[ib + r * si.rs + c * si.cs];
-        }
-        sh_m[r * ld + c] = v;
-    }
+    stage_block(inv, ib, si.rs, si.cs, nti, nti, &mut sh_m, unit, cfg);
     sync_cube();
     for q in 0..comptime!(nb / units) {
         let r = unit + q * units;
         if r < nti {
             for c in 0..k {
-                let mut acc = F::new(0.0);
-                #[unroll(cfg.unroll)]
-                for u in 0..nb {
-                    acc += sh_m[r * ld + u] * sh_b[u * mk + c];
-                }
-                xs[xb + (ri + r) * sx.rs + c * sx.cs] = acc;
+                xs[xb + (ri + r) * sx.rs + c * sx.cs] = row_product(&sh_m, &sh_b, r, c, cfg);
             }
         }
     }
@@ -413,6 +346,83 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
     if unit == 0 {
         ready[fb + i].store(1u32);
     }
+}
+
+/// Rows `row0`.. (`rows` of them; zeros past) of an n×k operand at `base` into `sh`, row r
+/// at r·max_k.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn stage_rows<F: Float>(
+    src: &[F],
+    base: usize,
+    s: &Strides,
+    row0: usize,
+    rows: usize,
+    k: usize,
+    sh: &mut Shared<[F]>,
+    unit: usize,
+    #[comptime] cfg: TrsvConfig,
+) {
+    let mk = comptime!(cfg.max_k);
+    for q in 0..comptime!(cfg.nb / cfg.units) {
+        let r = unit + q * cfg.units;
+        for c in 0..k {
+            let mut v = F::new(0.0);
+            if r < rows {
+                v = src[base + (row0 + r) * s.rs + c * s.cs];
+            }
+            sh[r * mk + c] = v;
+        }
+    }
+}
+
+/// The `rows` × `cols` block at `base` (strides `rs`, `cs`; zeros past it, up to nb × nb)
+/// into `sh`, row r at r·(nb + 1).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn stage_block<F: Float>(
+    src: &[F],
+    base: usize,
+    rs: usize,
+    cs: usize,
+    rows: usize,
+    cols: usize,
+    sh: &mut Shared<[F]>,
+    unit: usize,
+    #[comptime] cfg: TrsvConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let ld = comptime!(cfg.nb + 1);
+    #[unroll(cfg.unroll)]
+    for q in 0..comptime!(cfg.nb * cfg.nb / cfg.units) {
+        let idx = unit + q * cfg.units;
+        let r = idx / nb;
+        let c = idx % nb;
+        let mut v = F::new(0.0);
+        if r < rows && c < cols {
+            v = src[base + r * rs + c * cs];
+        }
+        sh[r * ld + c] = v;
+    }
+}
+
+/// Σ_u M(r, u)·V(u, c) over a staged nb×nb block M (row r at r·(nb + 1)) and nb×k rows V.
+#[cube]
+fn row_product<F: Float>(
+    m: &Shared<[F]>,
+    v: &Shared<[F]>,
+    r: usize,
+    c: usize,
+    #[comptime] cfg: TrsvConfig,
+) -> F {
+    let ld = comptime!(cfg.nb + 1);
+    let mk = comptime!(cfg.max_k);
+    let mut acc = F::new(0.0);
+    #[unroll(cfg.unroll)]
+    for u in 0..cfg.nb {
+        acc += m[r * ld + u] * v[u * mk + c];
+    }
+    acc
 }
 
 /// A storage barrier where the runtime has one, else (the CPU runtime) a cube barrier.
