@@ -1186,6 +1186,82 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
     params_table(client, samples, &shapes, &variants);
 }
 
+/// Solves with fewer right-hand sides than `inv_block`: recursion down to the leaves
+/// (`inv_rhs` 0) against whole inverted diagonal blocks of order up to `inv_rhs`·k, ms; the
+/// residual of the first right-hand side and the largest |X − X₀| / max |X₀| against the
+/// recursion's X₀.
+pub fn inv_rhs_sweep(client: &Client, samples: usize) {
+    let ratios = [0usize, 1, 2, 4, 8];
+    print!("{:<36}", "op batch x n, k");
+    for r in ratios {
+        print!(" {:>9}", format!("rhs{r} ms"));
+    }
+    println!(" {:>9} {:>9}", "resid", "max diff");
+    for (batch, n, k) in [
+        (1usize, 1024usize, 128usize),
+        (1, 2048, 128),
+        (1, 4096, 32),
+        (1, 4096, 64),
+        (1, 4096, 128),
+        (1, 4096, 512),
+        (1, 8192, 128),
+        (1, 16384, 128),
+        (8, 2048, 128),
+        (64, 1024, 128),
+    ] {
+        let a = spd_dominant(23, batch, n);
+        let ha = client.create_from_slice(f32::as_bytes(&a));
+        let l = factor(client, &ha, batch, n, &CholeskyParams::default());
+        let lhost = f32::from_bytes(&client.read_one(l.l.clone()).unwrap()).to_vec();
+        let bvec = uniform_vec(29, batch * n * k);
+        let hb = client.create_from_slice(f32::as_bytes(&bvec));
+        for tri in [true, false] {
+            let mut x0: Option<Vec<f32>> = None;
+            let (mut resid, mut diff) = (0.0f64, 0.0f64);
+            let name = if tri {
+                "solve_triangular"
+            } else {
+                "cholesky_solve"
+            };
+            print!("{:<36}", format!("{name} {batch}x{n}, {k}"));
+            for r in ratios {
+                let p = CholeskyParams {
+                    inv_rhs: Some(r),
+                    ..CholeskyParams::default()
+                };
+                let run = || {
+                    let lm = MatrixRef::dense(&l.l, batch, n, n);
+                    let bm = MatrixRef::dense(&hb, batch, n, k);
+                    if tri {
+                        solve_triangular(client, lm, bm, false, true, false, &p)
+                    } else {
+                        cholesky_solve(client, bm, lm, false, &p)
+                    }
+                    .expect("solve")
+                };
+                let x = run().read(client).expect("read").x;
+                let m = if tri { &lhost } else { &a };
+                resid = resid.max(rhs_residual(m, &x, &bvec, n, k, tri));
+                if let Some(x0) = &x0 {
+                    let big = x0.iter().fold(0.0f32, |m, v| m.max(v.abs())) as f64;
+                    let d = x0
+                        .iter()
+                        .zip(&x)
+                        .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
+                    diff = diff.max(d as f64 / big);
+                } else {
+                    x0 = Some(x);
+                }
+                let (d, w) = measure(client, samples, 0.05, || {
+                    let _ = run();
+                });
+                print!(" {:>9.4}", d.unwrap_or(w) * 1e3);
+            }
+            println!(" {resid:>9.1e} {diff:>9.1e}");
+        }
+    }
+}
+
 /// potrf with the large-update GEMM (the `mma.sync` kernel on GPUs that run it) taking more or
 /// fewer updates: from `big_from` rows and columns, from K = `big_min_k`, and with the
 /// right-looking cutoff `blocked_below` moved, ms per variant.

@@ -25,6 +25,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
+      [--inv-rhs-sweep] (solves with fewer right-hand sides than inv_block: whole inverted blocks of order up to inv_rhs·k)
       [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution, per block or in one launch; potrf big_min_k)
       [--big-sweep]    (potrf: which updates take the large-update GEMM, and the right-looking cutoff)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
@@ -226,6 +227,10 @@ fn main() {
     }
     if args.flag("leaf-sweep") {
         chol::leaf_sweep(&client, samples, args.flag("quick"));
+        return;
+    }
+    if args.flag("inv-rhs-sweep") {
+        chol::inv_rhs_sweep(&client, samples);
         return;
     }
     if args.flag("trsv-sweep") {

@@ -125,6 +125,11 @@ pub struct CholeskyParams {
     /// times a power of two, at least twice `leaf` (else the launch is refused). Default 1024
     /// (for other leaves, the leaf times the largest power of two up to 1024).
     pub inv_block: Option<usize>,
+    /// For solves with fewer than `inv_block` right-hand sides k, whole inverted diagonal
+    /// blocks of the largest order s = leaf·2^i with s ≤ `inv_rhs`·k and 2·leaf ≤ s <
+    /// `inv_block` (inverting costs about n·s²·2/3 flops against the solve's n²·k);
+    /// 0 disables (recursion down to the leaves).
+    pub inv_rhs: Option<usize>,
 }
 
 impl CholeskyParams {
@@ -526,6 +531,8 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     /// 0: off.
     pub inv_block: usize,
+    /// 0: off.
+    pub inv_rhs: usize,
     small_units: Option<usize>,
     small_mats: Option<usize>,
     hw: Hardware,
@@ -625,6 +632,7 @@ impl CholeskyLaunch {
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
             trsv_chain,
             inv_block,
+            inv_rhs: params.inv_rhs.unwrap_or(0),
             step,
             trsv,
             fuse_leaf: params.fuse_leaf,
@@ -739,6 +747,23 @@ impl CholeskyLaunch {
 
     pub(crate) fn hw(&self) -> &Hardware {
         &self.hw
+    }
+
+    /// Order of the whole inverted diagonal blocks of a TRSM with `k` right-hand sides
+    /// (`inv_block`, `inv_rhs`); 0: none.
+    pub fn whole_order(&self, k: usize) -> usize {
+        let nb = self.leaf.nb;
+        if self.inv_block != 0 && k >= self.inv_block {
+            return self.inv_block;
+        }
+        let mut cap = self.inv_rhs.saturating_mul(k);
+        if self.inv_block != 0 {
+            cap = cap.min(self.inv_block);
+        }
+        if cap < 2 * nb {
+            return 0;
+        }
+        nb << (cap / nb).ilog2()
     }
 
     pub(crate) fn max_count(&self) -> (u32, u32, u32) {

@@ -1,6 +1,8 @@
 //! torch.cholesky_solve and torch.cholesky_inverse on a Cholesky factor: two triangular solves
 //! (L·Y = B, Lᵀ·X = Y; or Uᵀ·Y = B, U·X = Y), the second on the transposed view of the factor.
-use crate::trsm::{BlockInverses, SolveOutput, broadcast, check_triangle, copy_rhs, trsm};
+use crate::trsm::{
+    BlockInverses, SolveOutput, broadcast, check_triangle, copy_rhs, trsm_whole, whole_inverses,
+};
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef};
 use cubecl::client::Client;
 use linalg_common::gemm::{Operand, View};
@@ -66,8 +68,11 @@ fn solve_with_factor(
     };
     let inv = BlockInverses::new(&ctx, n);
     inv.invert(&ctx, g, true, false, &flags);
-    trsm(&ctx, g, true, &inv, 0, xo);
-    trsm(&ctx, g.with_view(g.view.t()), false, &inv.t(), 0, xo);
+    // One set of whole inverted blocks serves both solves.
+    let whole = whole_inverses(&ctx, g, true, &inv, 0, cols);
+    trsm_whole(&ctx, g, true, &inv, 0, xo, whole.as_ref());
+    let gt = g.with_view(g.view.t());
+    trsm_whole(&ctx, gt, false, &inv.t(), 0, xo, whole.as_ref());
     Ok(SolveOutput {
         x: x.0,
         nonfinite: flags,

@@ -915,12 +915,43 @@ pub fn inverse_blocks(client: &Client) {
             }
         }
     }
+    // Solves with whole blocks of 32: from `inv_block` (40 right-hand sides ≥ 32), and from
+    // `inv_rhs` (20 < 64 = inv_block; the largest 8·2^i ≤ 2·20 is 32).
+    for (inv_block, inv_rhs, k) in [(32usize, None, 40usize), (64, Some(2), 20)] {
+        let p = CholeskyParams {
+            leaf: Some(8),
+            inv_block: Some(inv_block),
+            inv_rhs,
+            ..CholeskyParams::default()
+        };
+        let hw = Hardware::of(client);
+        let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
+        assert_eq!(
+            launch.whole_order(k),
+            32,
+            "whole blocks for {k} right-hand sides"
+        );
+        solves_with_blocks(client, &p, k);
+    }
     let p = CholeskyParams {
         leaf: Some(8),
-        inv_block: Some(32),
+        inv_rhs: Some(2),
         ..CholeskyParams::default()
     };
-    let (n, k, batch) = (90usize, 40usize, 2usize);
+    let launch = CholeskyLaunch::new(&Hardware::of(client), &p).expect("launch");
+    for (k, s) in [(7usize, 0usize), (8, 16), (15, 16), (16, 32), (600, 1024)] {
+        assert_eq!(launch.whole_order(k), s, "inv_rhs 2, {k} right-hand sides");
+    }
+}
+
+/// [`inverse_blocks`]' solves: solve_triangular in every orientation (B read transposed) and
+/// cholesky_solve, n = 90, batch 2, with `p`.
+fn solves_with_blocks(client: &Client, p: &CholeskyParams, k: usize) {
+    let (n, batch) = (90usize, 2usize);
+    let what = format!(
+        "inv_block {:?}, inv_rhs {:?}, k {k}",
+        p.inv_block, p.inv_rhs
+    );
     for upper in [false, true] {
         for left in [true, false] {
             for unit in [false, true] {
@@ -939,8 +970,8 @@ pub fn inverse_blocks(client: &Client) {
                 let am = MatrixRef::contiguous(&ha, &[batch, n, n], "a").unwrap();
                 let mut bm = MatrixRef::contiguous(&hb, &[batch, c, r], "b").unwrap();
                 bm.view = bm.view.t();
-                eprintln!("inverse_blocks: solve upper={upper} left={left} unit={unit}");
-                let x = solve_triangular(client, am, bm, upper, left, unit, &p)
+                eprintln!("inverse_blocks: solve upper={upper} left={left} unit={unit} {what}");
+                let x = solve_triangular(client, am, bm, upper, left, unit, p)
                     .expect("solve")
                     .read(client)
                     .expect("read");
@@ -952,7 +983,7 @@ pub fn inverse_blocks(client: &Client) {
                     let res = solve_residual(&dense[bi], &x.x[s], &b, n, r, c, left);
                     assert!(
                         res <= 20.0 * n as f64 * EPS,
-                        "inverted blocks: upper={upper} left={left} unit={unit} batch {bi}: {res:e}"
+                        "{what}: upper={upper} left={left} unit={unit} batch {bi}: {res:e}"
                     );
                 }
             }
@@ -964,7 +995,7 @@ pub fn inverse_blocks(client: &Client) {
     let hb = client.create_from_slice(f32::as_bytes(&b));
     let lm = MatrixRef::contiguous(&hl, &[batch, n, n], "l").unwrap();
     let bm = MatrixRef::contiguous(&hb, &[batch, n, k], "b").unwrap();
-    let x = cholesky_solve(client, bm, lm, false, &p)
+    let x = cholesky_solve(client, bm, lm, false, p)
         .unwrap()
         .read(client)
         .unwrap();
@@ -974,7 +1005,7 @@ pub fn inverse_blocks(client: &Client) {
         let res = solve_residual(&am, &x.x[s.clone()], &b[s], n, n, k, true);
         assert!(
             res <= 40.0 * n as f64 * EPS,
-            "inverted blocks: cholesky_solve batch {bi}: {res:e}"
+            "{what}: cholesky_solve batch {bi}: {res:e}"
         );
     }
 }

@@ -7,9 +7,10 @@
 //! B1 −= T12·X2, then X1. A leaf is one GEMM, B_i ← inv(T_ii)·B_i, in place (safe: one GEMM
 //! tile spans the block's nb rows, so a cube reads only the columns it writes). A right-side
 //! solve X·A = B is Aᵀ·Xᵀ = Bᵀ: the same core on transposed views (free: strides). Only T's
-//! triangle is read. With at least `inv_block` right-hand sides the split is at multiples of
-//! `inv_block` and its full diagonal blocks are leaves too: inverted whole by doubling first
-//! (`doubling.rs`), each applied as one GEMM into a scratch that is copied back into B.
+//! triangle is read. With at least `inv_block` right-hand sides (or, with `inv_rhs`, fewer and
+//! smaller blocks) the split is at multiples of the whole blocks' order s and T's full
+//! diagonal blocks of order s are leaves too: inverted whole by doubling first (`doubling.rs`),
+//! each applied as one GEMM into a scratch that is copied back into B.
 mod doubling;
 pub mod trsv;
 
@@ -18,7 +19,7 @@ use crate::potrf::launch_leaf;
 use crate::{CholeskyError, CholeskyParams, Ctx, MatrixRef, check_flags, read_prefix, split};
 use cubecl::client::Client;
 use cubecl::server::Handle;
-use doubling::DoubledInverses;
+pub(crate) use doubling::DoubledInverses;
 use linalg_common::copy::{CopyConfig, launch_copy};
 use linalg_common::gemm::{GemmOp, Operand, View};
 
@@ -277,18 +278,34 @@ impl BlockInverses {
 }
 
 /// T·X = B in place (B becomes X); T is lower or upper; `inv` holds the inverses of its
-/// diagonal blocks, T's first being block `g0`. With at least `inv_block` right-hand sides
-/// (and no block substitution), T's full diagonal blocks of that order are inverted whole
-/// first ([`doubling`]) and the recursion stops at them.
+/// diagonal blocks, T's first being block `g0`. Where [`whole_inverses`] gives them (enough
+/// right-hand sides, no block substitution), T's full diagonal blocks of a larger order are
+/// inverted whole first ([`doubling`]) and the recursion stops at them.
 pub(crate) fn trsm(ctx: &Ctx, t: Operand, lower: bool, inv: &BlockInverses, g0: usize, b: Operand) {
-    let s = ctx.launch.inv_block;
-    let (n, k) = (t.view.rows, b.view.cols);
+    let whole = whole_inverses(ctx, t, lower, inv, g0, b.view.cols);
+    trsm_whole(ctx, t, lower, inv, g0, b, whole.as_ref());
+}
+
+/// The whole inverted diagonal blocks for a [`trsm`] of T with `k` right-hand sides, of the
+/// order [`CholeskyLaunch::whole_order`] picks; `None` where it picks none, T is shorter, or
+/// block substitution takes the solve. Made from T's lower triangle, so one set serves T
+/// and Tᵀ (an upper T's blocks are inverted transposed).
+///
+/// [`CholeskyLaunch::whole_order`]: crate::config::CholeskyLaunch::whole_order
+pub(crate) fn whole_inverses(
+    ctx: &Ctx,
+    t: Operand,
+    lower: bool,
+    inv: &BlockInverses,
+    g0: usize,
+    k: usize,
+) -> Option<DoubledInverses> {
+    let s = ctx.launch.whole_order(k);
+    let n = t.view.rows;
     let substitution = ctx.launch.trsv.is_some_and(|cfg| k <= cfg.max_k);
-    if s == 0 || n < s || k < s || substitution {
-        trsm_rec(ctx, t, lower, inv, g0, b, None);
-        return;
+    if s == 0 || n < s || substitution {
+        return None;
     }
-    // The doubling runs on lower triangles: an upper T's blocks are inverted transposed.
     let flipped;
     let (tl, il) = if lower {
         (t, inv)
@@ -296,8 +313,21 @@ pub(crate) fn trsm(ctx: &Ctx, t: Operand, lower: bool, inv: &BlockInverses, g0: 
         flipped = inv.t();
         (t.with_view(t.view.t()), &flipped)
     };
-    let whole = DoubledInverses::new(ctx, tl, il, g0, s, k);
-    trsm_rec(ctx, t, lower, inv, g0, b, Some((&whole, 0)));
+    Some(DoubledInverses::new(ctx, tl, il, g0, s, k))
+}
+
+/// [`trsm`] with the whole inverted blocks given (from [`whole_inverses`] for the same T or
+/// its transpose, the same `g0` and k).
+pub(crate) fn trsm_whole(
+    ctx: &Ctx,
+    t: Operand,
+    lower: bool,
+    inv: &BlockInverses,
+    g0: usize,
+    b: Operand,
+    whole: Option<&DoubledInverses>,
+) {
+    trsm_rec(ctx, t, lower, inv, g0, b, whole.map(|w| (w, 0)));
 }
 
 /// [`trsm`]'s recursion; `whole`: the inverted blocks of order s and the index of T's first
