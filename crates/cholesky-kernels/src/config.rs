@@ -72,10 +72,10 @@ pub struct CholeskyParams {
     /// Block substitution (`trsv_max_k`) in one launch instead of one per diagonal block: a
     /// cube per block row, each waiting on an atomic flag per earlier block for its solution,
     /// then subtracting its product and solving its own block (`trsm/trsv.rs`). Default: on
-    /// the CPU runtime (the one device here that hands data between cubes without a storage
-    /// barrier; there cholesky_solve 4096² with 1 rhs takes 50.6 ms against 133.9,
-    /// BENCHMARKS.md), off elsewhere (not yet measured on a GPU); refused where the device
-    /// cannot hand data between the cubes of one launch ([`Hardware::cube_handoff`]).
+    /// wherever the device can hand data between the cubes of one launch
+    /// ([`Hardware::cube_handoff`]), refused elsewhere (H200: cholesky_solve 4096² with 1
+    /// rhs 0.615 ms against 1.327, with 16 rhs 1.64 against 2.04; CPU runtime: 50.6 ms
+    /// against 133.9; BENCHMARKS.md).
     pub trsv_chain: Option<bool>,
     /// Sub-block order of the blocked diagonal-block kernel: 8, 16 or 32, a divisor of `leaf`
     /// (else the launch is refused). Default 16 (8 when `leaf` is not a multiple of 16). Leaves
@@ -128,7 +128,11 @@ pub struct CholeskyParams {
     /// For solves with fewer than `inv_block` right-hand sides k, whole inverted diagonal
     /// blocks of the largest order s = leaf·2^i with s ≤ `inv_rhs`·k and 2·leaf ≤ s <
     /// `inv_block` (inverting costs about n·s²·2/3 flops against the solve's n²·k);
-    /// 0 disables (recursion down to the leaves).
+    /// 0 disables (recursion down to the leaves). The blocks of each matrix are inverted by
+    /// their own launches, so a batch pays them per matrix: the default is 8 for a single
+    /// matrix on GPUs, else 0 (H200: cholesky_solve 4096² with 128 rhs 1.10 ms against 2.35,
+    /// 16384² 6.77 against 11.68; 8 × 2048² 1.69 against 1.21, 64 × 1024² 9.1 against 1.2;
+    /// BENCHMARKS.md).
     pub inv_rhs: Option<usize>,
 }
 
@@ -531,8 +535,8 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     /// 0: off.
     pub inv_block: usize,
-    /// 0: off.
-    pub inv_rhs: usize,
+    /// `None`: 8 for a single matrix on GPUs, else 0.
+    pub inv_rhs: Option<usize>,
     small_units: Option<usize>,
     small_mats: Option<usize>,
     hw: Hardware,
@@ -624,15 +628,14 @@ impl CholeskyLaunch {
             || (inv_block >= 2 * nb
                 && inv_block.is_multiple_of(nb)
                 && (inv_block / nb).is_power_of_two());
-        let cpu_runtime = hw.cube_handoff && !hw.storage_sync;
-        let trsv_chain = params.trsv_chain.unwrap_or(cpu_runtime);
+        let trsv_chain = params.trsv_chain.unwrap_or(hw.cube_handoff);
         if trsv_chain && !hw.cube_handoff {
             return None;
         }
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
             trsv_chain,
             inv_block,
-            inv_rhs: params.inv_rhs.unwrap_or(0),
+            inv_rhs: params.inv_rhs,
             step,
             trsv,
             fuse_leaf: params.fuse_leaf,
@@ -749,14 +752,18 @@ impl CholeskyLaunch {
         &self.hw
     }
 
-    /// Order of the whole inverted diagonal blocks of a TRSM with `k` right-hand sides
-    /// (`inv_block`, `inv_rhs`); 0: none.
-    pub fn whole_order(&self, k: usize) -> usize {
+    /// Order of the whole inverted diagonal blocks of a TRSM with `k` right-hand sides on
+    /// `batch` matrices (`inv_block`, `inv_rhs`); 0: none.
+    pub fn whole_order(&self, k: usize, batch: usize) -> usize {
         let nb = self.leaf.nb;
         if self.inv_block != 0 && k >= self.inv_block {
             return self.inv_block;
         }
-        let mut cap = self.inv_rhs.saturating_mul(k);
+        let gpu = self.hw.max_units_per_cube >= 256;
+        let ratio = self
+            .inv_rhs
+            .unwrap_or(if batch == 1 && gpu { 8 } else { 0 });
+        let mut cap = ratio.saturating_mul(k);
         if self.inv_block != 0 {
             cap = cap.min(self.inv_block);
         }

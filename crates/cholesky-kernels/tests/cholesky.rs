@@ -618,8 +618,9 @@ pub fn triangular_solves(client: &Client) {
         trsv_max_k: Some(24),
         ..CholeskyParams::default()
     };
-    // The substitution in one launch (`trsv_chain`; the default on the CPU runtime), at the
-    // default and the wide k, and one launch per block (the default elsewhere).
+    // The substitution in one launch (`trsv_chain`; the default where cubes can hand data to
+    // each other), at the default and the wide k, and one launch per block (the default
+    // elsewhere).
     let per_block = CholeskyParams {
         trsv_chain: Some(false),
         ..CholeskyParams::default()
@@ -638,13 +639,18 @@ pub fn triangular_solves(client: &Client) {
     let chains = CholeskyLaunch::new(&hw, &chain).is_some_and(|l| l.trsv_chain);
     assert_eq!(chains, hw.cube_handoff, "{hw:?}");
     let by_default = CholeskyLaunch::new(&hw, &def).expect("launch").trsv_chain;
-    assert_eq!(by_default, hw.cube_handoff && !hw.storage_sync, "{hw:?}");
+    assert_eq!(by_default, hw.cube_handoff, "{hw:?}");
     let isolated = Hardware {
         cube_handoff: false,
         ..hw
     };
     assert!(CholeskyLaunch::new(&isolated, &chain).is_none());
-    let chain_sizes: &[usize] = if chains { &[17, 65, 130, 200] } else { &[] };
+    // Where the chain is the default, `def` covers it up to 130 rows.
+    let chain_sizes: &[usize] = match (chains, by_default) {
+        (false, _) => &[],
+        (true, true) => &[200],
+        (true, false) => &[17, 65, 130, 200],
+    };
     let wide_chain_sizes: &[usize] = if chains { &[130] } else { &[] };
     for (params, sizes) in [
         (&def, &[1usize, 17, 64, 65, 130][..]),
@@ -927,11 +933,11 @@ pub fn inverse_blocks(client: &Client) {
         let hw = Hardware::of(client);
         let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
         assert_eq!(
-            launch.whole_order(k),
+            launch.whole_order(k, 2),
             32,
             "whole blocks for {k} right-hand sides"
         );
-        solves_with_blocks(client, &p, k);
+        solves_with_blocks(client, &p, 90, k, 2);
     }
     let p = CholeskyParams {
         leaf: Some(8),
@@ -940,14 +946,42 @@ pub fn inverse_blocks(client: &Client) {
     };
     let launch = CholeskyLaunch::new(&Hardware::of(client), &p).expect("launch");
     for (k, s) in [(7usize, 0usize), (8, 16), (15, 16), (16, 32), (600, 1024)] {
-        assert_eq!(launch.whole_order(k), s, "inv_rhs 2, {k} right-hand sides");
+        assert_eq!(
+            launch.whole_order(k, 2),
+            s,
+            "inv_rhs 2, {k} right-hand sides"
+        );
     }
+    // By default: whole blocks of up to 8·k for a single matrix on GPUs, none for batches
+    // (each matrix's blocks are inverted by their own launches).
+    let p = CholeskyParams {
+        leaf: Some(8),
+        ..CholeskyParams::default()
+    };
+    let hw = Hardware::of(client);
+    let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
+    let gpu = hw.max_units_per_cube >= 256;
+    assert_eq!(
+        launch.whole_order(20, 1),
+        if gpu { 128 } else { 0 },
+        "{hw:?}"
+    );
+    assert_eq!(launch.whole_order(20, 2), 0);
+    assert_eq!(launch.whole_order(2000, 2), 1024);
+    // A single matrix with GPUs' default (leaf 64, inv_rhs 8): whole blocks of 128 for 20
+    // right-hand sides, two of them and a 44-row tail.
+    let p = CholeskyParams {
+        inv_rhs: Some(8),
+        ..CholeskyParams::default()
+    };
+    let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
+    assert_eq!(launch.whole_order(20, 1), 128);
+    solves_with_blocks(client, &p, 300, 20, 1);
 }
 
 /// [`inverse_blocks`]' solves: solve_triangular in every orientation (B read transposed) and
-/// cholesky_solve, n = 90, batch 2, with `p`.
-fn solves_with_blocks(client: &Client, p: &CholeskyParams, k: usize) {
-    let (n, batch) = (90usize, 2usize);
+/// cholesky_solve, `batch` matrices of n × n, k right-hand sides, with `p`.
+fn solves_with_blocks(client: &Client, p: &CholeskyParams, n: usize, k: usize, batch: usize) {
     let what = format!(
         "inv_block {:?}, inv_rhs {:?}, k {k}",
         p.inv_block, p.inv_rhs

@@ -300,7 +300,7 @@ pub(crate) fn whole_inverses(
     g0: usize,
     k: usize,
 ) -> Option<DoubledInverses> {
-    let s = ctx.launch.whole_order(k);
+    let s = ctx.launch.whole_order(k, ctx.batch);
     let n = t.view.rows;
     let substitution = ctx.launch.trsv.is_some_and(|cfg| k <= cfg.max_k);
     if s == 0 || n < s || substitution {
