@@ -1190,25 +1190,14 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
 /// (`inv_rhs` 0) against whole inverted diagonal blocks of order up to `inv_rhs`·k, ms; the
 /// residual of the first right-hand side and the largest |X − X₀| / max |X₀| against the
 /// recursion's X₀.
-pub fn inv_rhs_sweep(client: &Client, samples: usize) {
+pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
     let ratios = [0usize, 1, 2, 4, 8];
     print!("{:<36}", "op batch x n, k");
     for r in ratios {
         print!(" {:>9}", format!("rhs{r} ms"));
     }
     println!(" {:>9} {:>9}", "resid", "max diff");
-    for (batch, n, k) in [
-        (1usize, 1024usize, 128usize),
-        (1, 2048, 128),
-        (1, 4096, 32),
-        (1, 4096, 64),
-        (1, 4096, 128),
-        (1, 4096, 512),
-        (1, 8192, 128),
-        (1, 16384, 128),
-        (8, 2048, 128),
-        (64, 1024, 128),
-    ] {
+    for &[batch, n, k] in shapes {
         let a = spd_dominant(23, batch, n);
         let ha = client.create_from_slice(f32::as_bytes(&a));
         let l = factor(client, &ha, batch, n, &CholeskyParams::default());

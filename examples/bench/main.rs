@@ -25,7 +25,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
-      [--inv-rhs-sweep] (solves with fewer right-hand sides than inv_block: whole inverted blocks of order up to inv_rhs·k)
+      [--inv-rhs-sweep] [--inv-rhs-shapes 1x4096x128,8x2048x128] (solves with fewer right-hand sides than inv_block: whole inverted blocks of order up to inv_rhs·k)
       [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution, per block or in one launch; potrf big_min_k)
       [--big-sweep]    (potrf: which updates take the large-update GEMM, and the right-looking cutoff)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
@@ -230,7 +230,24 @@ fn main() {
         return;
     }
     if args.flag("inv-rhs-sweep") {
-        chol::inv_rhs_sweep(&client, samples);
+        let shapes: Vec<[usize; 3]> = args
+            .get("inv-rhs-shapes")
+            .unwrap_or(
+                "1x1024x128,1x2048x128,1x4096x32,1x4096x64,1x4096x128,1x4096x512,\
+                 1x8192x128,1x16384x128,8x2048x128,64x1024x128",
+            )
+            .split(',')
+            .map(|s| {
+                let v: Vec<usize> = s
+                    .trim()
+                    .split('x')
+                    .map(|x| x.parse().expect("BxNxK"))
+                    .collect();
+                assert_eq!(v.len(), 3, "inv-rhs-shapes as BxNxK");
+                [v[0], v[1], v[2]]
+            })
+            .collect();
+        chol::inv_rhs_sweep(&client, samples, &shapes);
         return;
     }
     if args.flag("trsv-sweep") {

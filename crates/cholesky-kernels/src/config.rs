@@ -132,6 +132,7 @@ pub struct CholeskyParams {
     /// their own launches, so a batch pays them per matrix: the default is 8 for a single
     /// matrix on GPUs, else 0 (H200: cholesky_solve 4096² with 128 rhs 1.10 ms against 2.35,
     /// 16384² 6.77 against 11.68; 8 × 2048² 1.69 against 1.21, 64 × 1024² 9.1 against 1.2;
+    /// CPU runtime: solve_triangular 1024² with 128 rhs 226–709 ms against 51–57;
     /// BENCHMARKS.md).
     pub inv_rhs: Option<usize>,
 }
