@@ -1191,7 +1191,7 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
 /// residual of the first right-hand side and the largest |X − X₀| / max |X₀| against the
 /// recursion's X₀.
 pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
-    let ratios = [0usize, 1, 2, 4, 8];
+    let ratios = [0usize, 1, 2, 4, 8, 16];
     print!("{:<36}", "op batch x n, k");
     for r in ratios {
         print!(" {:>9}", format!("rhs{r} ms"));
