@@ -921,6 +921,11 @@ pub fn inverse_blocks(client: &Client) {
             }
         }
     }
+    let hw = Hardware::of(client);
+    let order = |p: &CholeskyParams, k: usize, batch: usize| {
+        let launch = CholeskyLaunch::new(&hw, p).expect("launch");
+        launch.whole_order(k, batch)
+    };
     // Solves with whole blocks of 32: from `inv_block` (40 right-hand sides ≥ 32), and from
     // `inv_rhs` (20 < 64 = inv_block; the largest 8·2^i ≤ 2·20 is 32).
     for (inv_block, inv_rhs, k) in [(32usize, None, 40usize), (64, Some(2), 20)] {
@@ -930,13 +935,7 @@ pub fn inverse_blocks(client: &Client) {
             inv_rhs,
             ..CholeskyParams::default()
         };
-        let hw = Hardware::of(client);
-        let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
-        assert_eq!(
-            launch.whole_order(k, 2),
-            32,
-            "whole blocks for {k} right-hand sides"
-        );
+        assert_eq!(order(&p, k, 2), 32, "whole blocks for {k} right-hand sides");
         solves_with_blocks(client, &p, 90, k, 2);
     }
     let p = CholeskyParams {
@@ -944,13 +943,8 @@ pub fn inverse_blocks(client: &Client) {
         inv_rhs: Some(2),
         ..CholeskyParams::default()
     };
-    let launch = CholeskyLaunch::new(&Hardware::of(client), &p).expect("launch");
     for (k, s) in [(7usize, 0usize), (8, 16), (15, 16), (16, 32), (600, 1024)] {
-        assert_eq!(
-            launch.whole_order(k, 2),
-            s,
-            "inv_rhs 2, {k} right-hand sides"
-        );
+        assert_eq!(order(&p, k, 2), s, "inv_rhs 2, {k} right-hand sides");
     }
     // By default: whole blocks of up to 8·k for a single matrix on GPUs, none for batches
     // (each matrix's blocks are inverted by their own launches).
@@ -958,24 +952,17 @@ pub fn inverse_blocks(client: &Client) {
         leaf: Some(8),
         ..CholeskyParams::default()
     };
-    let hw = Hardware::of(client);
-    let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
     let gpu = hw.max_units_per_cube >= 256;
-    assert_eq!(
-        launch.whole_order(20, 1),
-        if gpu { 128 } else { 0 },
-        "{hw:?}"
-    );
-    assert_eq!(launch.whole_order(20, 2), 0);
-    assert_eq!(launch.whole_order(2000, 2), 1024);
+    assert_eq!(order(&p, 20, 1), if gpu { 128 } else { 0 }, "{hw:?}");
+    assert_eq!(order(&p, 20, 2), 0);
+    assert_eq!(order(&p, 2000, 2), 1024);
     // A single matrix with GPUs' default (leaf 64, inv_rhs 8): whole blocks of 128 for 20
     // right-hand sides, two of them and a 44-row tail.
     let p = CholeskyParams {
         inv_rhs: Some(8),
         ..CholeskyParams::default()
     };
-    let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
-    assert_eq!(launch.whole_order(20, 1), 128);
+    assert_eq!(order(&p, 20, 1), 128);
     solves_with_blocks(client, &p, 300, 20, 1);
 }
 
