@@ -119,6 +119,9 @@ fn cases(quick: bool) -> Vec<(Op, usize, usize, usize)> {
             (CholeskySolve, 1024, 64, 128),
             (SolveTriangular, 1024, 64, 128),
             (CholeskySolve, 1, 16384, 128),
+            (CholeskySolve, 1, 4096, 32),
+            (CholeskySolve, 8, 2048, 128),
+            (Potrf, 2, 8192, 0),
             (PotrfGraph, 1, 2048, 0),
             (PotrfGraph, 1, 8192, 0),
             (PotrfGraph, 1, 16384, 0),
@@ -1107,8 +1110,16 @@ pub fn leaf_sweep(client: &Client, samples: usize, quick: bool) {
 /// updates of K = leaf on the SIMT GEMM (`big_min_k`).
 pub fn trsv_sweep(client: &Client, samples: usize) {
     println!(
-        "{:<34} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}",
-        "op n k", "gemm ms", "trsv ms", "chain ms", "resid g", "resid t", "resid c"
+        "{:<34} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "op n k",
+        "gemm ms",
+        "trsv ms",
+        "chain ms",
+        "ahead ms",
+        "resid g",
+        "resid t",
+        "resid c",
+        "resid a"
     );
     for (n, k) in [
         (1024usize, 1usize),
@@ -1125,12 +1136,26 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
         let hb = client.create_from_slice(f32::as_bytes(&bvec));
         for tri in [true, false] {
             let mut cells = Vec::new();
-            for (max_k, chain) in [(0usize, false), (16, false), (16, true)] {
+            // The GEMM recursion, one launch per block, one launch with each cube's inverse
+            // staged after its wait, and staged ahead of it (`trsv_prefetch`).
+            for (max_k, chain, ahead) in [
+                (0usize, false, None),
+                (16, false, None),
+                (16, true, Some(false)),
+                (16, true, Some(true)),
+            ] {
                 let p = CholeskyParams {
                     trsv_max_k: Some(max_k),
                     trsv_chain: Some(chain),
+                    trsv_prefetch: ahead,
                     ..CholeskyParams::default()
                 };
+                let hw = linalg_common::launch::Hardware::of(client);
+                if cholesky_kernels::CholeskyLaunch::new(&hw, &p).is_none() {
+                    // Refused here (the chain, or the inverse ahead, does not fit).
+                    cells.push((f64::NAN, f64::NAN));
+                    continue;
+                }
                 let run = || {
                     let lm = MatrixRef::dense(&l.l, 1, n, n);
                     let bm = MatrixRef::dense(&hb, 1, n, k);
@@ -1154,16 +1179,14 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
             } else {
                 "cholesky_solve"
             };
-            println!(
-                "{:<34} {:>10.4} {:>10.4} {:>10.4} {:>9.1e} {:>9.1e} {:>9.1e}",
-                format!("{name} {n} {k}"),
-                cells[0].0,
-                cells[1].0,
-                cells[2].0,
-                cells[0].1,
-                cells[1].1,
-                cells[2].1
-            );
+            print!("{:<34}", format!("{name} {n} {k}"));
+            for c in &cells {
+                print!(" {:>10.4}", c.0);
+            }
+            for c in &cells {
+                print!(" {:>9.1e}", c.1);
+            }
+            println!();
         }
     }
     let shapes = [
@@ -1191,7 +1214,7 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
 /// residual of the first right-hand side and the largest |X − X₀| / max |X₀| against the
 /// recursion's X₀.
 pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
-    let ratios = [0usize, 1, 2, 4, 8, 16];
+    let ratios = [0usize, 1, 2, 4, 8, 16, 32];
     print!("{:<36}", "op batch x n, k");
     for r in ratios {
         print!(" {:>9}", format!("rhs{r} ms"));

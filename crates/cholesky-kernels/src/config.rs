@@ -77,6 +77,11 @@ pub struct CholeskyParams {
     /// rhs 0.615 ms against 1.327, with 16 rhs 1.64 against 2.04; CPU runtime: 50.6 ms
     /// against 133.9; BENCHMARKS.md).
     pub trsv_chain: Option<bool>,
+    /// The block substitution in one launch (`trsv_chain`) stages each cube's own inverse
+    /// block in shared memory before it waits on the earlier blocks, instead of after: one
+    /// global read less on the chain's critical path per block, for a second nb × nb block of
+    /// shared memory. Default: on where that fits (else an explicit `true` is refused).
+    pub trsv_prefetch: Option<bool>,
     /// Sub-block order of the blocked diagonal-block kernel: 8, 16 or 32, a divisor of `leaf`
     /// (else the launch is refused). Default 16 (8 when `leaf` is not a multiple of 16). Leaves
     /// of a batch of smaller matrices that it does not divide use the step kernel.
@@ -619,9 +624,12 @@ impl CholeskyLaunch {
         // The default stands down where the tiles do not fit; an explicit value is refused.
         let trsv = match params.trsv_max_k {
             Some(0) => None,
-            Some(k) => Some(TrsvConfig::new(hw, nb, k)?),
-            None => TrsvConfig::new(hw, nb, 16),
+            Some(k) => Some(TrsvConfig::new(hw, nb, k, params.trsv_prefetch)?),
+            None => TrsvConfig::new(hw, nb, 16, params.trsv_prefetch),
         };
+        if params.trsv_prefetch == Some(true) && params.trsv_max_k != Some(0) && trsv.is_none() {
+            return None;
+        }
         // The default: the leaf times the largest power of two up to 1024 (1024 for leaves of
         // 8, 16, 32, 64 and 128).
         let inv_block = params.inv_block.unwrap_or(nb << (1024 / nb).max(2).ilog2());

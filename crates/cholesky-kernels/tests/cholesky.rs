@@ -645,6 +645,33 @@ pub fn triangular_solves(client: &Client) {
         ..hw
     };
     assert!(CholeskyLaunch::new(&isolated, &chain).is_none());
+    // Its own inverse staged before the wait (`trsv_prefetch`, the default where a second
+    // block fits the shared memory) or after it: the other one here, where it fits (leaves of
+    // 32 on the CPU runtime's 32 KiB). An explicit prefetch that does not fit is refused.
+    let ahead = |p: &CholeskyParams| {
+        CholeskyLaunch::new(&hw, p)
+            .and_then(|l| l.trsv)
+            .is_some_and(|c| c.inv_ahead)
+    };
+    let ahead_default = ahead(&chain);
+    let other_prefetch = CholeskyParams {
+        trsv_prefetch: Some(!ahead_default),
+        leaf: if ahead_default { None } else { Some(32) },
+        ..chain
+    };
+    assert_eq!(ahead(&other_prefetch), !ahead_default, "{hw:?}");
+    let nb = CholeskyLaunch::new(&hw, &def).expect("launch").leaf.nb;
+    let cramped = Hardware {
+        max_shared_bytes: 4 * (2 * nb * (nb + 1) + 2 * nb * 16) - 4,
+        ..hw
+    };
+    let fallback = CholeskyLaunch::new(&cramped, &def).expect("launch");
+    assert!(fallback.trsv.is_some_and(|c| !c.inv_ahead), "{cramped:?}");
+    let prefetch = CholeskyParams {
+        trsv_prefetch: Some(true),
+        ..CholeskyParams::default()
+    };
+    assert!(CholeskyLaunch::new(&cramped, &prefetch).is_none());
     // Where the chain is the default, `def` covers it up to 130 rows.
     let chain_sizes: &[usize] = match (chains, by_default) {
         (false, _) => &[],
@@ -659,6 +686,7 @@ pub fn triangular_solves(client: &Client) {
         (&wide_trsv, &[130, 200][..]),
         (&chain, chain_sizes),
         (&wide_chain, wide_chain_sizes),
+        (&other_prefetch, if chains { &[65, 130][..] } else { &[] }),
         (&per_block, &[65, 130][..]),
     ] {
         for &n in sizes {
@@ -938,6 +966,18 @@ pub fn inverse_blocks(client: &Client) {
         assert_eq!(order(&p, k, 2), 32, "whole blocks for {k} right-hand sides");
         solves_with_blocks(client, &p, 90, k, 2);
     }
+    // Batches whose blocks are inverted by GEMMs over every matrix at once, their T's
+    // diagonal blocks and the leaves' inverses copied in by one launch (96: the leaves step
+    // uniformly), one per block (3 matrices, 3 blocks; 5 matrices, 1 block), one per leaf (5
+    // matrices, 4 leaves) or one per matrix (2 matrices of 3 blocks and 12 leaves).
+    let p = CholeskyParams {
+        leaf: Some(8),
+        inv_block: Some(32),
+        ..CholeskyParams::default()
+    };
+    for (n, batch) in [(96usize, 3usize), (40, 5), (100, 2)] {
+        solves_with_blocks(client, &p, n, 40, batch);
+    }
     let p = CholeskyParams {
         leaf: Some(8),
         inv_rhs: Some(2),
@@ -1010,7 +1050,8 @@ fn solves_with_blocks(client: &Client, p: &CholeskyParams, n: usize, k: usize, b
             }
         }
     }
-    let (_, l) = spd_batch(n, &[1e4, 2.0], 23);
+    let kappas: Vec<f64> = (0..batch).map(|i| [1e4, 2.0][i % 2]).collect();
+    let (_, l) = spd_batch(n, &kappas, 23);
     let b = linalg_common::rng::uniform_vec(29, batch * n * k);
     let hl = client.create_from_slice(f32::as_bytes(&l));
     let hb = client.create_from_slice(f32::as_bytes(&b));

@@ -73,58 +73,145 @@ impl DoubledInverses {
                 ..CopyConfig::PLAIN
             },
         );
-        let w = ctx.buffer(band / 2 * s / 2);
-        for b in 0..batch {
-            let base = b * per_matrix;
-            // The leaves' inverses onto the diagonal (their lower triangles).
-            let leaf = inv.block(g0, nb).view;
-            let src = View {
-                offset: leaf.offset + b * inv.per_matrix,
-                batch_stride: nb * nb,
-                ..leaf
-            };
+        let leaves = band / nb;
+        // The leaves' inverses onto the diagonal (their lower triangles): leaf q of matrix b
+        // from `inv` block g0 + q into Y at b·per_matrix + q·nb·(s + 1). One launch when the
+        // leaves of all matrices step uniformly through `inv`, else one per matrix or per
+        // leaf, whichever is fewer.
+        let leaf = inv.block(g0, nb).view;
+        let leaf_copy = |count: usize, src_at: usize, src_bs: usize, dst_at: usize, dst_bs| {
             launch_copy(
                 ctx.client,
                 hw,
-                band / nb,
-                (&inv.handle, inv.len, src),
-                (&handle, len, band_view(base, nb, nb * (s + 1))),
+                count,
+                (
+                    &inv.handle,
+                    inv.len,
+                    View {
+                        offset: leaf.offset + src_at,
+                        batch_stride: src_bs,
+                        ..leaf
+                    },
+                ),
+                (&handle, len, band_view(dst_at, nb, dst_bs)),
                 &flags,
                 CopyConfig {
                     lower: true,
                     ..CopyConfig::PLAIN
                 },
-            );
-            let mut h = nb;
-            while h < s {
-                let pairs = band / (2 * h);
-                let step = 2 * h * (s + 1);
-                let tv = t.view;
-                let c = View {
-                    offset: tv.offset + b * tv.batch_stride + h * tv.row_stride,
+            )
+        };
+        let leaf_step = nb * (s + 1);
+        if inv.per_matrix == leaves * nb * nb || batch == 1 {
+            leaf_copy(batch * leaves, 0, nb * nb, 0, leaf_step);
+        } else if batch <= leaves {
+            for b in 0..batch {
+                leaf_copy(
+                    leaves,
+                    b * inv.per_matrix,
+                    nb * nb,
+                    b * per_matrix,
+                    leaf_step,
+                );
+            }
+        } else {
+            for q in 0..leaves {
+                leaf_copy(
+                    batch,
+                    q * nb * nb,
+                    inv.per_matrix,
+                    q * leaf_step,
+                    per_matrix,
+                );
+            }
+        }
+        // The blocks C that the levels read: from T itself for one matrix (its pairs step
+        // uniformly along T's diagonal); for a batch, from a copy of T's diagonal blocks in
+        // Y's layout, where the pairs of every matrix step uniformly (per_matrix = pairs·step
+        // at every level), so that each GEMM covers the whole batch.
+        let tv = t.view;
+        let band_t = (batch > 1).then(|| {
+            let (bt, bl) = ctx.buffer(batch * per_matrix);
+            let diag_copy = |count: usize, src_at: usize, src_bs: usize, dst_at: usize, dst_bs| {
+                let src = View {
+                    offset: tv.offset + src_at,
+                    rows: s,
+                    cols: s,
+                    batch_stride: src_bs,
+                    ..tv
+                };
+                launch_copy(
+                    ctx.client,
+                    hw,
+                    count,
+                    (t.handle, t.len, src),
+                    (&bt, bl, band_view(dst_at, s, dst_bs)),
+                    &flags,
+                    CopyConfig {
+                        lower: true,
+                        ..CopyConfig::PLAIN
+                    },
+                )
+            };
+            let block_step = s * (tv.row_stride + tv.col_stride);
+            if blocks <= batch {
+                for j in 0..blocks {
+                    diag_copy(
+                        batch,
+                        j * block_step,
+                        tv.batch_stride,
+                        j * s * (s + 1),
+                        per_matrix,
+                    );
+                }
+            } else {
+                for b in 0..batch {
+                    diag_copy(
+                        blocks,
+                        b * tv.batch_stride,
+                        block_step,
+                        b * per_matrix,
+                        s * (s + 1),
+                    );
+                }
+            }
+            (bt, bl)
+        });
+        let c_at = |h: usize, step: usize| -> Operand {
+            match &band_t {
+                None => t.with_view(View {
+                    offset: tv.offset + h * tv.row_stride,
                     rows: h,
                     cols: h,
                     batch_stride: 2 * h * (tv.row_stride + tv.col_stride),
                     ..tv
-                };
-                let wv = View {
-                    batch_stride: h * h,
-                    ..View::contiguous(h, h)
-                };
-                let y_a = Operand::new(&handle, len, band_view(base, h, step));
-                let y_d = Operand::new(&handle, len, band_view(base + h * (s + 1), h, step));
-                let y_c = Operand::new(&handle, len, band_view(base + h * s, h, step));
-                let wo = Operand::new(&w.0, w.1, wv);
-                let gemm = ctx.launch.gemm_for(h, h, h);
-                gemm.launch(ctx.client, pairs, t.with_view(c), y_a, wo, GemmOp::SET);
-                let neg = GemmOp {
-                    negate: true,
-                    a_lower: true,
-                    ..GemmOp::SET
-                };
-                gemm.launch(ctx.client, pairs, y_d, wo, y_c, neg);
-                h *= 2;
+                }),
+                Some((bt, bl)) => Operand::new(bt, *bl, band_view(h * s, h, step)),
             }
+        };
+        // W = C·A⁻¹ of every pair of every matrix.
+        let w = ctx.buffer(batch * band / 2 * s / 2);
+        let mut h = nb;
+        while h < s {
+            let pairs = batch * band / (2 * h);
+            let step = 2 * h * (s + 1);
+            let wv = View {
+                batch_stride: h * h,
+                ..View::contiguous(h, h)
+            };
+            let y_a = Operand::new(&handle, len, band_view(0, h, step));
+            let y_d = Operand::new(&handle, len, band_view(h * (s + 1), h, step));
+            let y_c = Operand::new(&handle, len, band_view(h * s, h, step));
+            let wo = Operand::new(&w.0, w.1, wv);
+            let gemm = ctx.launch.gemm_for(h, h, h);
+            gemm.launch(ctx.client, pairs, c_at(h, step), y_a, wo, GemmOp::SET);
+            let neg = GemmOp {
+                negate: true,
+                a_lower: true,
+                ..GemmOp::SET
+            };
+            gemm.launch(ctx.client, pairs, y_d, wo, y_c, neg);
+            h *= 2;
         }
         Self {
             handle,

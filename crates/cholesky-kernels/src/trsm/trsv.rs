@@ -30,27 +30,35 @@ pub struct TrsvConfig {
     /// Most right-hand sides (the shared tiles of B_j and X_j hold nb × max_k).
     pub max_k: usize,
     pub unroll: bool,
+    /// The one-launch chain stages its own block's inverse into a second shared block before
+    /// the substitution loop, so that its last step waits on no global read.
+    pub inv_ahead: bool,
 }
 
 impl TrsvConfig {
-    /// nb units on GPUs (a row each), else the few the runtime has.
-    pub fn new(hw: &Hardware, nb: usize, max_k: usize) -> Option<Self> {
+    /// nb units on GPUs (a row each), else the few the runtime has; `inv_ahead` where asked
+    /// for (default: wherever the second block fits the shared memory).
+    pub fn new(hw: &Hardware, nb: usize, max_k: usize, inv_ahead: Option<bool>) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
         let units = if gpu {
             nb
         } else {
             hw.max_units_per_cube.clamp(1, 2)
         };
+        let shared = |blocks: usize| 4 * (blocks * nb * (nb + 1) + 2 * nb * max_k);
+        let fits_ahead = shared(2) <= hw.max_shared_bytes;
         let cfg = Self {
             nb,
             units,
             max_k,
             unroll: gpu,
+            inv_ahead: inv_ahead.unwrap_or(fits_ahead),
         };
         let ok = max_k >= 1
             && nb.is_multiple_of(units)
             && units <= hw.max_units_per_cube
-            && 4 * (nb * (nb + 1) + 2 * nb * max_k) <= hw.max_shared_bytes;
+            && shared(1) <= hw.max_shared_bytes
+            && (!cfg.inv_ahead || fits_ahead);
         ok.then_some(cfg)
     }
 }
@@ -298,6 +306,13 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
     let mut sh_m = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
     let mut sh_b = Shared::<[F]>::new_slice(comptime!(nb * mk));
     let mut sh_x = Shared::<[F]>::new_slice(comptime!(nb * mk));
+    // inv(T_ii) ahead of the loop, where a second block fits: no global read after the wait.
+    let mut sh_i =
+        Shared::<[F]>::new_slice(comptime!(if cfg.inv_ahead { nb * (nb + 1) } else { 1 }));
+    let ib = si.offset + bidx * si.bs + i * nb * nb;
+    if comptime!(cfg.inv_ahead) {
+        stage_block(inv, ib, si.rs, si.cs, nti, nti, &mut sh_i, unit, cfg);
+    }
     stage_rows(b, bb, &sb, ri, nti, k, &mut sh_b, unit, cfg);
     // B_i −= T_ij·X_j for the blocks j solved before i, in solve order.
     for s in 0..x {
@@ -331,20 +346,43 @@ pub(crate) fn trsv_chain_kernel<F: Float>(
         sync_cube();
     }
     // X_i = inv(T_ii)·B_i (zeros past nti), stored, then published.
-    let ib = si.offset + bidx * si.bs + i * nb * nb;
-    stage_block(inv, ib, si.rs, si.cs, nti, nti, &mut sh_m, unit, cfg);
-    sync_cube();
-    for q in 0..comptime!(nb / units) {
-        let r = unit + q * units;
-        if r < nti {
-            for c in 0..k {
-                xs[xb + (ri + r) * sx.rs + c * sx.cs] = row_product(&sh_m, &sh_b, r, c, cfg);
-            }
-        }
+    if comptime!(cfg.inv_ahead) {
+        // Staged before the loop; a barrier for a first block, which ran no trip.
+        sync_cube();
+        store_solution(&sh_i, &sh_b, xs, xb, &sx, ri, nti, k, unit, cfg);
+    } else {
+        stage_block(inv, ib, si.rs, si.cs, nti, nti, &mut sh_m, unit, cfg);
+        sync_cube();
+        store_solution(&sh_m, &sh_b, xs, xb, &sx, ri, nti, k, unit, cfg);
     }
     chain_barrier(storage_sync);
     if unit == 0 {
         ready[fb + i].store(1u32);
+    }
+}
+
+/// X_i = M·B_i (M: the staged inverse) into rows `ri`.. (`nti` of them) of `xs`.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn store_solution<F: Float>(
+    m: &Shared<[F]>,
+    sh_b: &Shared<[F]>,
+    xs: &mut [F],
+    xb: usize,
+    sx: &Strides,
+    ri: usize,
+    nti: usize,
+    k: usize,
+    unit: usize,
+    #[comptime] cfg: TrsvConfig,
+) {
+    for q in 0..comptime!(cfg.nb / cfg.units) {
+        let r = unit + q * cfg.units;
+        if r < nti {
+            for c in 0..k {
+                xs[xb + (ri + r) * sx.rs + c * sx.cs] = row_product(m, sh_b, r, c, cfg);
+            }
+        }
     }
 }
 
