@@ -4,6 +4,10 @@ use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
 use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_TF32};
 use linalg_common::launch::Hardware;
 
+/// Largest batch·n of the default whole inverted blocks for a batch of several matrices
+/// ([`CholeskyParams::inv_rhs`]): 16 × 1024² and 8 × 2048² gain, 64 × 1024² loses (H200).
+pub const DEFAULT_WHOLE_WORK: usize = 16384;
+
 /// Tuning knobs. `None` takes the recommended value for the device ([`CholeskyLaunch::new`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CholeskyParams {
@@ -131,14 +135,17 @@ pub struct CholeskyParams {
     /// (for other leaves, the leaf times the largest power of two up to 1024).
     pub inv_block: Option<usize>,
     /// For solves with fewer than `inv_block` right-hand sides k, whole inverted diagonal
-    /// blocks of the largest order s = leaf·2^i with s ≤ `inv_rhs`·k and 2·leaf ≤ s <
-    /// `inv_block` (inverting costs about n·s²·2/3 flops against the solve's n²·k);
-    /// 0 disables (recursion down to the leaves). The blocks of each matrix are inverted by
-    /// their own launches, so a batch pays them per matrix: the default is 8 for a single
-    /// matrix on GPUs, else 0 (H200: cholesky_solve 4096² with 128 rhs 1.10 ms against 2.35,
-    /// 16384² 6.77 against 11.68; 8 × 2048² 1.69 against 1.21, 64 × 1024² 9.1 against 1.2;
-    /// CPU runtime: solve_triangular 1024² with 128 rhs 226–709 ms against 51–57;
-    /// BENCHMARKS.md).
+    /// blocks of the largest order s = leaf·2^i with s ≤ `inv_rhs`·k, s ≤ n and
+    /// 2·leaf ≤ s < `inv_block` (inverting costs about n·s²·2/3 flops against the solve's
+    /// n²·k, but takes the recursion's chain of small launches down to n/s blocks);
+    /// 0 disables (recursion down to the leaves). Default on GPUs, from `bench
+    /// --inv-rhs-sweep` (H200, BENCHMARKS.md, session 28): for a single matrix s ≤ 32·k and
+    /// s ≤ n/2 (cholesky_solve 4096² with 32 rhs 1.05 ms against 1.44 at 8·k and 2.29
+    /// without; 1024² with 128 rhs 0.256 against 0.498 without); for a batch of matrices with
+    /// batch·n ≤ [`DEFAULT_WHOLE_WORK`], s ≤ 16·k and s ≤ n/4 (8 × 2048² with 128 rhs 0.867
+    /// against 1.199; 16 × 1024² with 64 rhs 0.431 against 0.514); none for larger batches
+    /// (64 × 1024² with 128 rhs: 0.87–3.0 ms against 0.75 without) nor on the CPU runtime
+    /// (solve_triangular 1024² with 128 rhs 226–709 ms against 51–57).
     pub inv_rhs: Option<usize>,
 }
 
@@ -761,18 +768,21 @@ impl CholeskyLaunch {
         &self.hw
     }
 
-    /// Order of the whole inverted diagonal blocks of a TRSM with `k` right-hand sides on
-    /// `batch` matrices (`inv_block`, `inv_rhs`); 0: none.
-    pub fn whole_order(&self, k: usize, batch: usize) -> usize {
+    /// Order of the whole inverted diagonal blocks of a TRSM of order `n` with `k` right-hand
+    /// sides on `batch` matrices (`inv_block`, `inv_rhs`); 0: none.
+    pub fn whole_order(&self, n: usize, k: usize, batch: usize) -> usize {
         let nb = self.leaf.nb;
         if self.inv_block != 0 && k >= self.inv_block {
             return self.inv_block;
         }
         let gpu = self.hw.max_units_per_cube >= 256;
-        let ratio = self
-            .inv_rhs
-            .unwrap_or(if batch == 1 && gpu { 8 } else { 0 });
-        let mut cap = ratio.saturating_mul(k);
+        let mut cap = match self.inv_rhs {
+            Some(ratio) => ratio.saturating_mul(k).min(n),
+            // The measured default (H200, BENCHMARKS.md, session 28).
+            None if gpu && batch == 1 => (32 * k).min(n / 2),
+            None if gpu && batch * n <= DEFAULT_WHOLE_WORK => (16 * k).min(n / 4),
+            None => 0,
+        };
         if self.inv_block != 0 {
             cap = cap.min(self.inv_block);
         }

@@ -2,9 +2,9 @@
 //! runtime this build links (bodies take a client; `testgen!` instantiates them per runtime).
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
 use cholesky_kernels::{
-    BatchedLeaf, BlockedLeafConfig, CholeskyError, CholeskyLaunch, CholeskyParams, LeafKernel,
-    MatrixRef, PotrfGraph, View, cholesky_inverse, cholesky_solve, potrf, potrf_host,
-    solve_triangular,
+    BatchedLeaf, BlockedLeafConfig, CholeskyError, CholeskyLaunch, CholeskyParams,
+    DEFAULT_WHOLE_WORK, LeafKernel, MatrixRef, PotrfGraph, View, cholesky_inverse, cholesky_solve,
+    potrf, potrf_host, solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -950,9 +950,9 @@ pub fn inverse_blocks(client: &Client) {
         }
     }
     let hw = Hardware::of(client);
-    let order = |p: &CholeskyParams, k: usize, batch: usize| {
+    let order = |p: &CholeskyParams, n: usize, k: usize, batch: usize| {
         let launch = CholeskyLaunch::new(&hw, p).expect("launch");
-        launch.whole_order(k, batch)
+        launch.whole_order(n, k, batch)
     };
     // Solves with whole blocks of 32: from `inv_block` (40 right-hand sides ≥ 32), and from
     // `inv_rhs` (20 < 64 = inv_block; the largest 8·2^i ≤ 2·20 is 32).
@@ -963,7 +963,11 @@ pub fn inverse_blocks(client: &Client) {
             inv_rhs,
             ..CholeskyParams::default()
         };
-        assert_eq!(order(&p, k, 2), 32, "whole blocks for {k} right-hand sides");
+        assert_eq!(
+            order(&p, 90, k, 2),
+            32,
+            "whole blocks for {k} right-hand sides"
+        );
         solves_with_blocks(client, &p, 90, k, 2);
     }
     // Batches whose blocks are inverted by GEMMs over every matrix at once, their T's
@@ -984,25 +988,37 @@ pub fn inverse_blocks(client: &Client) {
         ..CholeskyParams::default()
     };
     for (k, s) in [(7usize, 0usize), (8, 16), (15, 16), (16, 32), (600, 1024)] {
-        assert_eq!(order(&p, k, 2), s, "inv_rhs 2, {k} right-hand sides");
+        assert_eq!(order(&p, 4096, k, 2), s, "inv_rhs 2, {k} right-hand sides");
     }
-    // By default: whole blocks of up to 8·k for a single matrix on GPUs, none for batches
-    // (each matrix's blocks are inverted by their own launches).
+    // An explicit ratio is capped by the order: the largest block that fits.
+    assert_eq!(order(&p, 40, 100, 2), 32);
+    // By default on GPUs: whole blocks of up to 32·k and n/2 for a single matrix, up to 16·k
+    // and n/4 for a batch with batch·n ≤ DEFAULT_WHOLE_WORK, none for larger batches; none
+    // on the CPU runtime. From inv_block right-hand sides on, blocks of inv_block.
     let p = CholeskyParams {
         leaf: Some(8),
         ..CholeskyParams::default()
     };
     let gpu = hw.max_units_per_cube >= 256;
-    assert_eq!(order(&p, 20, 1), if gpu { 128 } else { 0 }, "{hw:?}");
-    assert_eq!(order(&p, 20, 2), 0);
-    assert_eq!(order(&p, 2000, 2), 1024);
+    let on_gpu = |s: usize| if gpu { s } else { 0 };
+    assert_eq!(order(&p, 4096, 20, 1), on_gpu(512), "{hw:?}");
+    assert_eq!(order(&p, 300, 20, 1), on_gpu(128));
+    assert_eq!(order(&p, 1024, 20, 2), on_gpu(256));
+    assert_eq!(order(&p, 1024, 10, 2), on_gpu(128));
+    let wide = DEFAULT_WHOLE_WORK / 1024 + 1;
+    assert_eq!(order(&p, 1024, 20, wide), 0);
+    assert_eq!(order(&p, 4096, 2000, 2), 1024);
+    assert_eq!(order(&p, 4096, 2000, wide), 1024);
+    // A batch with the defaults (leaf 64): on GPUs whole blocks of 128 (16·20 and 600/4),
+    // four of them and an 88-row tail.
+    solves_with_blocks(client, &CholeskyParams::default(), 600, 20, 2);
     // A single matrix with GPUs' default (leaf 64, inv_rhs 8): whole blocks of 128 for 20
     // right-hand sides, two of them and a 44-row tail.
     let p = CholeskyParams {
         inv_rhs: Some(8),
         ..CholeskyParams::default()
     };
-    assert_eq!(order(&p, 20, 1), 128);
+    assert_eq!(order(&p, 300, 20, 1), 128);
     solves_with_blocks(client, &p, 300, 20, 1);
 }
 

@@ -300,8 +300,8 @@ pub(crate) fn whole_inverses(
     g0: usize,
     k: usize,
 ) -> Option<DoubledInverses> {
-    let s = ctx.launch.whole_order(k, ctx.batch);
     let n = t.view.rows;
+    let s = ctx.launch.whole_order(n, k, ctx.batch);
     let substitution = ctx.launch.trsv.is_some_and(|cfg| k <= cfg.max_k);
     if s == 0 || n < s || substitution {
         return None;
