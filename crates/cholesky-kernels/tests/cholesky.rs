@@ -653,13 +653,14 @@ pub fn triangular_solves(client: &Client) {
             .and_then(|l| l.trsv)
             .is_some_and(|c| c.inv_ahead)
     };
-    let ahead_default = ahead(&chain);
-    let other_prefetch = CholeskyParams {
+    let ahead_default = ahead(&def);
+    let flipped = |base: CholeskyParams| CholeskyParams {
         trsv_prefetch: Some(!ahead_default),
         leaf: if ahead_default { None } else { Some(32) },
-        ..chain
+        ..base
     };
-    assert_eq!(ahead(&other_prefetch), !ahead_default, "{hw:?}");
+    assert_eq!(ahead(&flipped(def)), !ahead_default, "{hw:?}");
+    let other_prefetch = flipped(chain);
     let nb = CholeskyLaunch::new(&hw, &def).expect("launch").leaf.nb;
     let cramped = Hardware {
         max_shared_bytes: 4 * (2 * nb * (nb + 1) + 2 * nb * 16) - 4,
