@@ -3,12 +3,15 @@
 //!
 //! Doubling from the leaves' inverses: [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]].
 //! Level h (h = nb, 2·nb, …, s/2) pairs neighbouring h-blocks along the diagonal and forms
-//! W = C·A⁻¹, then −D⁻¹·W, as two GEMMs batched over every pair of a matrix.
+//! W = C·A⁻¹, then −D⁻¹·W, as two GEMMs batched over every pair of every matrix.
 //!
 //! Storage: block j of matrix b, lower triangular with exact zeros above its diagonal,
 //! row-major with row stride s, at `b·per_matrix + j·s·(s + 1)`. The s words of padding after
 //! each block put element (R, C) of the block diagonal at R·s + C, so the pairs of a level
-//! step uniformly along it (stride 2h·(s + 1)) across all blocks.
+//! step uniformly along it (stride 2h·(s + 1)) across all blocks, and per_matrix is a whole
+//! number of such steps: across all matrices too. For a batch, T's diagonal blocks are first
+//! copied into the same layout, so that the C blocks of every matrix step uniformly as well;
+//! a single matrix reads them in place.
 use super::BlockInverses;
 use crate::Ctx;
 use cubecl::server::Handle;
