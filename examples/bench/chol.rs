@@ -1214,10 +1214,22 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
 /// residual of the first right-hand side and the largest |X − X₀| / max |X₀| against the
 /// recursion's X₀.
 pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
-    let ratios = [0usize, 1, 2, 4, 8, 16, 32];
+    // None: the defaults (for k ≤ trsv_max_k, block substitution); the ratios run without
+    // block substitution, so that they apply to any k.
+    let ratios = [
+        Some(0usize),
+        Some(1),
+        Some(2),
+        Some(4),
+        Some(8),
+        Some(16),
+        Some(32),
+        None,
+    ];
     print!("{:<36}", "op batch x n, k");
     for r in ratios {
-        print!(" {:>9}", format!("rhs{r} ms"));
+        let label = r.map_or("default".to_string(), |r| format!("rhs{r}"));
+        print!(" {:>10}", format!("{label} ms"));
     }
     println!(" {:>9} {:>9}", "resid", "max diff");
     for &[batch, n, k] in shapes {
@@ -1237,9 +1249,13 @@ pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
             };
             print!("{:<36}", format!("{name} {batch}x{n}, {k}"));
             for r in ratios {
-                let p = CholeskyParams {
-                    inv_rhs: Some(r),
-                    ..CholeskyParams::default()
+                let p = match r {
+                    Some(_) => CholeskyParams {
+                        inv_rhs: r,
+                        trsv_max_k: Some(0),
+                        ..CholeskyParams::default()
+                    },
+                    None => CholeskyParams::default(),
                 };
                 let run = || {
                     let lm = MatrixRef::dense(&l.l, batch, n, n);
@@ -1267,7 +1283,7 @@ pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
                 let (d, w) = measure(client, samples, 0.05, || {
                     let _ = run();
                 });
-                print!(" {:>9.4}", d.unwrap_or(w) * 1e3);
+                print!(" {:>10.4}", d.unwrap_or(w) * 1e3);
             }
             println!(" {resid:>9.1e} {diff:>9.1e}");
         }

@@ -25,7 +25,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
-      [--inv-rhs-sweep] [--inv-rhs-shapes 1x4096x128,8x2048x128] (solves with fewer right-hand sides than inv_block: whole inverted blocks of order up to inv_rhs·k)
+      [--inv-rhs-sweep] [--inv-rhs-shapes 1x4096x128,8x2048x128] (solves with fewer right-hand sides than inv_block: whole inverted blocks of order up to inv_rhs·k, without block substitution; last column the defaults)
       [--trsv-sweep]   (solves with few right-hand sides: GEMM recursion against block substitution, per block or in one launch; potrf big_min_k)
       [--big-sweep]    (potrf: which updates take the large-update GEMM, and the right-looking cutoff)
       [--small-sweep]  (potrf on batches of small matrices: register rows, Crout, the tiled leaf)
