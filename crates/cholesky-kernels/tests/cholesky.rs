@@ -388,7 +388,7 @@ pub fn large_matrix(client: &Client) {
         .iter()
         .zip(&l_true)
         .map(|(x, y)| (x - y).abs())
-        .fold(0.0f32, f32::max);
+        .fold(0.0f32, linalg_common::reference::max_nan32);
     assert!(err < 1e-3, "n = 1000: max |L − L_true| = {err:e}");
 }
 
@@ -750,6 +750,37 @@ pub fn triangular_solves(client: &Client) {
     }
 }
 
+/// [`strided_views`]' triangular solve of `am`·X = `bm` with `p`, checked per matrix.
+fn strided_solve(
+    client: &Client,
+    am: MatrixRef,
+    bm: MatrixRef,
+    p: &CholeskyParams,
+    dense: &[f64],
+    bt: &[f32],
+    (n, k, batch): (usize, usize, usize),
+) {
+    let x = solve_triangular(client, am, bm, false, true, false, p)
+        .expect("solve")
+        .read(client)
+        .expect("read");
+    for bi in 0..batch {
+        let b: Vec<f32> = transpose(
+            &bt[bi * k * n..(bi + 1) * k * n]
+                .iter()
+                .map(|v| *v as f64)
+                .collect::<Vec<_>>(),
+            k,
+            n,
+        )
+        .iter()
+        .map(|v| *v as f32)
+        .collect();
+        let res = solve_residual(dense, &x.x[bi * n * k..(bi + 1) * n * k], &b, n, n, k, true);
+        assert!(res <= 20.0 * n as f64 * EPS, "{p:?}: batch {bi}: {res:e}");
+    }
+}
+
 /// Strided inputs read in place: B given as the transpose of a stored matrix, A broadcast
 /// over the batch (stride 0), and a sub-block of a larger buffer.
 pub fn strided_views(client: &Client) {
@@ -785,32 +816,19 @@ pub fn strided_views(client: &Client) {
         batch,
         view: View::contiguous(k, n).t(),
     };
-    let x = solve_triangular(client, am, bm, false, true, false, &def)
-        .expect("solve")
-        .read(client)
-        .expect("read");
-    for bi in 0..batch {
-        let b: Vec<f32> = transpose(
-            &bt[bi * k * n..(bi + 1) * k * n]
-                .iter()
-                .map(|v| *v as f64)
-                .collect::<Vec<_>>(),
-            k,
-            n,
-        )
-        .iter()
-        .map(|v| *v as f32)
-        .collect();
-        let res = solve_residual(
-            &dense,
-            &x.x[bi * n * k..(bi + 1) * n * k],
-            &b,
-            n,
-            n,
-            k,
-            true,
-        );
-        assert!(res <= 20.0 * n as f64 * EPS, "batch {bi}: {res:e}");
+    // Also through whole inverted blocks of 32 (T's diagonal blocks copied from the embedded,
+    // broadcast A for each matrix of the batch).
+    let whole = CholeskyParams {
+        leaf: Some(8),
+        inv_block: Some(64),
+        inv_rhs: Some(8),
+        trsv_max_k: Some(0),
+        ..CholeskyParams::default()
+    };
+    let launch = CholeskyLaunch::new(&Hardware::of(client), &whole).expect("launch");
+    assert_eq!(launch.whole_order(n, k, batch), 32);
+    for p in [&def, &whole] {
+        strided_solve(client, am, bm, p, &dense, &bt, (n, k, batch));
     }
     // potrf of a transposed (column-major) input with upper = true reads its upper triangle.
     let (a, _) = spd_from_factor(n, 10.0, 8);
