@@ -101,7 +101,7 @@ fn default_device_cholesky_and_solve() {
         x.x.iter()
             .zip(&xt)
             .map(|(p, q)| (p - q).abs())
-            .fold(0.0f32, qrchol::linalg_common::reference::max_nan32);
+            .fold(0.0f32, qrchol::linalg_common::reference::max_nan);
     assert!(err < 1e-2, "max |X − X_true| = {err:e}");
 }
 

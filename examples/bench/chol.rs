@@ -1273,7 +1273,7 @@ pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
                 if let Some(x0) = &x0 {
                     let big = x0.iter().fold(0.0f32, |m, v| m.max(v.abs())) as f64;
                     let d = x0.iter().zip(&x).fold(0.0f32, |m, (a, b)| {
-                        linalg_common::reference::max_nan32(m, (a - b).abs())
+                        linalg_common::reference::max_nan(m, (a - b).abs())
                     });
                     diff = diff.max(d as f64 / big);
                 } else {
@@ -1355,7 +1355,7 @@ pub fn inv_sweep(client: &Client, samples: usize) {
             f.iter()
                 .zip(&x)
                 .map(|(a, b)| (a - b).abs())
-                .fold(0.0f32, linalg_common::reference::max_nan32)
+                .fold(0.0f32, linalg_common::reference::max_nan)
         });
         first.get_or_insert(x);
         let (d, w) = measure(client, samples, 0.05, || {

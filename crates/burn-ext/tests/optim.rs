@@ -6,7 +6,7 @@ use burn::nn::{Linear, LinearConfig};
 use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer, Optimizer};
 use burn::tensor::{Device, Tensor, TensorData, activation::tanh};
 use burn_ext::optim::{Dion, DionConfig, Orthonormalize, Soap, SoapConfig, matrix_params};
-use linalg_common::reference::max_nan32;
+use linalg_common::reference::max_nan;
 use linalg_common::rng::uniform_vec;
 
 fn devices() -> Vec<(&'static str, Device)> {
@@ -157,7 +157,7 @@ fn state_round_trips_through_a_record() {
                 u.iter()
                     .zip(v)
                     .map(|(p, q)| (p - q).abs())
-                    .fold(0f32, max_nan32)
+                    .fold(0f32, max_nan)
             };
             assert!(
                 diff(&e, &a) <= 1e-5,
@@ -188,7 +188,7 @@ fn zero_and_rank_deficient_gradients_give_no_nan() {
             .iter()
             .zip(values(&w0))
             .map(|(d, w)| d.abs() - w.abs() * decay)
-            .fold(0.0, max_nan32);
+            .fold(0.0, max_nan);
         assert!(
             moved < 1e-6,
             "{what}: a zero gradient moved W by {moved} beyond weight decay"

@@ -548,7 +548,7 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     /// 0: off.
     pub inv_block: usize,
-    /// `None`: 8 for a single matrix on GPUs, else 0.
+    /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
     pub inv_rhs: Option<usize>,
     small_units: Option<usize>,
     small_mats: Option<usize>,

@@ -18,9 +18,9 @@
 //! - [`solve_triangular()`]: torch.linalg.solve_triangular (left or right, upper or lower, unit
 //!   diagonal), recursive on GEMM; its leaves multiply by the inverses of the diagonal blocks
 //!   (all formed in one launch first), and with at least `inv_block` (1024) right-hand sides,
-//!   potrf's TRSMs included, by whole inverted blocks of that order (doubled from those); a
-//!   single matrix on GPUs takes whole blocks of up to 8·k for fewer right-hand sides k
-//!   (`inv_rhs`). With few right-hand sides (≤ `trsv_max_k`, 16) it is block substitution
+//!   potrf's TRSMs included, by whole inverted blocks of that order (doubled from those); on
+//!   GPUs a single matrix or a small batch takes smaller whole blocks for fewer right-hand
+//!   sides (`inv_rhs`). With few right-hand sides (≤ `trsv_max_k`, 16) it is block substitution
 //!   instead ([`trsm::trsv`]): one launch for all diagonal blocks where cubes can hand data
 //!   to each other (`trsv_chain`), else one per block.
 //! - [`cholesky_solve()`] and [`cholesky_inverse()`]: torch.cholesky_solve / cholesky_inverse.

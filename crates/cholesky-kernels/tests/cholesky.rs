@@ -388,7 +388,7 @@ pub fn large_matrix(client: &Client) {
         .iter()
         .zip(&l_true)
         .map(|(x, y)| (x - y).abs())
-        .fold(0.0f32, linalg_common::reference::max_nan32);
+        .fold(0.0f32, linalg_common::reference::max_nan);
     assert!(err < 1e-3, "n = 1000: max |L − L_true| = {err:e}");
 }
 

@@ -34,22 +34,15 @@ pub fn norm1(a: &[f64], m: usize, n: usize) -> f64 {
     col.into_iter().fold(0.0, max_nan)
 }
 
-/// max(a, b), NaN if either is: a residual or norm over a NaN entry must not pass a gate
-/// (`f64::max` returns the other operand).
-pub fn max_nan(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
-    }
-}
-
-/// [`max_nan`] for f32: for the largest-error folds of the tests.
-pub fn max_nan32(a: f32, b: f32) -> f32 {
-    if a.is_nan() || b.is_nan() {
-        f32::NAN
-    } else {
-        a.max(b)
+/// max(a, b), NaN if either is (f32 or f64): a residual, norm or largest error over a NaN
+/// entry must not pass a gate (`f64::max` returns the other operand).
+pub fn max_nan<T: PartialOrd + Copy>(a: T, b: T) -> T {
+    match a.partial_cmp(&b) {
+        // Unordered: one is NaN, the one not ordered with itself.
+        None if a.partial_cmp(&a).is_none() => a,
+        None => b,
+        Some(std::cmp::Ordering::Less) => b,
+        _ => a,
     }
 }
 

@@ -6,7 +6,7 @@ use cubecl::prelude::*;
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::{MatrixClass, generate};
 use linalg_common::reference::{
-    matmul, max_nan, max_nan32, norm1, orth_bound, q_from_reflectors, resid_bound,
+    matmul, max_nan, norm1, orth_bound, q_from_reflectors, resid_bound,
 };
 use qr_kernels::{
     HostGeqrf, MatrixRef, QrError, QrLaunch, QrMode, QrParams, Side, View, apply_q, geqrf,
@@ -559,7 +559,7 @@ pub fn qr_modes(client: &Client) {
                             .iter()
                             .zip(y)
                             .map(|(a, b)| (a - sign * b).abs())
-                            .fold(0.0f32, max_nan32);
+                            .fold(0.0f32, max_nan);
                         assert!(
                             err <= 1e-4 * scale,
                             "{m}×{n}: R rows of the two paths differ by {err}"

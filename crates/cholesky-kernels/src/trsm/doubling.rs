@@ -78,9 +78,7 @@ impl DoubledInverses {
         );
         let leaves = band / nb;
         // The leaves' inverses onto the diagonal (their lower triangles): leaf q of matrix b
-        // from `inv` block g0 + q into Y at b·per_matrix + q·nb·(s + 1). One launch when the
-        // leaves of all matrices step uniformly through `inv`, else one per matrix or per
-        // leaf, whichever is fewer.
+        // from `inv` block g0 + q into Y at b·per_matrix + q·nb·(s + 1).
         let leaf = inv.block(g0, nb).view;
         let leaf_copy = |count: usize, src_at: usize, src_bs: usize, dst_at: usize, dst_bs| {
             launch_copy(
@@ -105,29 +103,13 @@ impl DoubledInverses {
             )
         };
         let leaf_step = nb * (s + 1);
-        if inv.per_matrix == leaves * nb * nb || batch == 1 {
-            leaf_copy(batch * leaves, 0, nb * nb, 0, leaf_step);
-        } else if batch <= leaves {
-            for b in 0..batch {
-                leaf_copy(
-                    leaves,
-                    b * inv.per_matrix,
-                    nb * nb,
-                    b * per_matrix,
-                    leaf_step,
-                );
-            }
-        } else {
-            for q in 0..leaves {
-                leaf_copy(
-                    batch,
-                    q * nb * nb,
-                    inv.per_matrix,
-                    q * leaf_step,
-                    per_matrix,
-                );
-            }
-        }
+        grid_copies(
+            batch,
+            leaves,
+            (inv.per_matrix, nb * nb),
+            (per_matrix, leaf_step),
+            leaf_copy,
+        );
         // The blocks C that the levels read: from T itself for one matrix (its pairs step
         // uniformly along T's diagonal); for a batch, from a copy of T's diagonal blocks in
         // Y's layout, where the pairs of every matrix step uniformly (per_matrix = pairs·step
@@ -156,28 +138,13 @@ impl DoubledInverses {
                     },
                 )
             };
-            let block_step = s * (tv.row_stride + tv.col_stride);
-            if blocks <= batch {
-                for j in 0..blocks {
-                    diag_copy(
-                        batch,
-                        j * block_step,
-                        tv.batch_stride,
-                        j * s * (s + 1),
-                        per_matrix,
-                    );
-                }
-            } else {
-                for b in 0..batch {
-                    diag_copy(
-                        blocks,
-                        b * tv.batch_stride,
-                        block_step,
-                        b * per_matrix,
-                        s * (s + 1),
-                    );
-                }
-            }
+            grid_copies(
+                batch,
+                blocks,
+                (tv.batch_stride, s * (tv.row_stride + tv.col_stride)),
+                (per_matrix, s * (s + 1)),
+                diag_copy,
+            );
             (bt, bl)
         });
         let c_at = |h: usize, step: usize| -> Operand {
@@ -263,5 +230,29 @@ impl DoubledInverses {
             &self.flags,
             CopyConfig::PLAIN,
         );
+    }
+}
+
+/// `copy(count, src_at, src_bs, dst_at, dst_bs)` over a grid of `mats` matrices × `blocks`
+/// blocks, whose source and destination step by `(per matrix, per block)`: one launch where
+/// every matrix is a whole number of block steps on both sides (the grid is one sequence),
+/// else one launch per matrix or per block, whichever is fewer.
+fn grid_copies(
+    mats: usize,
+    blocks: usize,
+    src: (usize, usize),
+    dst: (usize, usize),
+    copy: impl Fn(usize, usize, usize, usize, usize),
+) {
+    if mats == 1 || (src.0 == blocks * src.1 && dst.0 == blocks * dst.1) {
+        copy(mats * blocks, 0, src.1, 0, dst.1);
+    } else if mats <= blocks {
+        for b in 0..mats {
+            copy(blocks, b * src.0, src.1, b * dst.0, dst.1);
+        }
+    } else {
+        for j in 0..blocks {
+            copy(mats, j * src.1, src.0, j * dst.1, dst.0);
+        }
     }
 }

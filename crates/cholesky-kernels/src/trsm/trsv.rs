@@ -14,8 +14,9 @@
 //! waits for `ready[b·blocks + j]` (set by j's cube after it stored X_j to `xs`, behind a
 //! storage barrier), reads X_j and subtracts T_ij·X_j; then X_i = inv(T_ii)·B_i goes to
 //! `xs`, and its own flag is set. With `inv_ahead` (`trsv_prefetch`) inv(T_ii) is staged in
-//! its own shared block before the loop, so no global read follows the last wait. Earlier grid positions start first (CUDA, Vulkan, Metal;
-//! the CPU runtime runs cubes in order), so the waits end.
+//! its own shared block before the loop, so no global read follows the last wait. Earlier
+//! grid positions start first (CUDA, Vulkan, Metal; the CPU runtime runs cubes in order), so
+//! the waits end.
 use crate::Ctx;
 use crate::trsm::BlockInverses;
 use cubecl::prelude::*;
