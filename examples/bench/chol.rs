@@ -1109,6 +1109,7 @@ pub fn leaf_sweep(client: &Client, samples: usize, quick: bool) {
 /// one launch (`trsv_chain`), ms with the residual of each; then potrf with large SYRK
 /// updates of K = leaf on the SIMT GEMM (`big_min_k`).
 pub fn trsv_sweep(client: &Client, samples: usize) {
+    let hw = linalg_common::launch::Hardware::of(client);
     println!(
         "{:<34} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9}",
         "op n k",
@@ -1150,7 +1151,6 @@ pub fn trsv_sweep(client: &Client, samples: usize) {
                     trsv_prefetch: ahead,
                     ..CholeskyParams::default()
                 };
-                let hw = linalg_common::launch::Hardware::of(client);
                 if cholesky_kernels::CholeskyLaunch::new(&hw, &p).is_none() {
                     // Refused here (the chain, or the inverse ahead, does not fit).
                     cells.push((f64::NAN, f64::NAN));
@@ -1269,7 +1269,8 @@ pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
                 };
                 let x = run().read(client).expect("read").x;
                 let m = if tri { &lhost } else { &a };
-                resid = resid.max(rhs_residual(m, &x, &bvec, n, k, tri));
+                resid =
+                    linalg_common::reference::max_nan(resid, rhs_residual(m, &x, &bvec, n, k, tri));
                 if let Some(x0) = &x0 {
                     let big = x0.iter().fold(0.0f32, |m, v| m.max(v.abs())) as f64;
                     let d = x0.iter().zip(&x).fold(0.0f32, |m, (a, b)| {
