@@ -2,7 +2,7 @@
 # For the next session (written after the device budget was spent, not run): chain blocks of
 # two leaves in the one-launch substitution (`CholeskyParams::trsv_sub`,
 # unmeasured-trsv-sub.diff). Here first:
-#   git apply benchmarks/2026-12-03-h200-session28/unmeasured-trsv-sub.diff
+#   git apply benchmarks/2026-12-04-h200-session29/run1/rejected-trsv-sub.diff   (moved there)
 #   TESTS=cholesky BENCH=1 bash scripts/gpu-pack.sh
 # then on the H200 (device tool, carry [".gpu"]): `bash benchmarks/2026-12-03-h200-session28/next.sh`.
 # It runs `triangular_solves` (the new kernel at leaves of 8, blocks of 16 and 32 rows; at

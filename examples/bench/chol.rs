@@ -23,6 +23,9 @@ pub struct Bench<'a> {
     pub qr_panel_regs: Option<bool>,
     /// geqrf's outer block width for the main QR rows (`--qr-outer N`; 0: none).
     pub qr_outer: Option<usize>,
+    /// Block width of householder_product / apply_q's wide blocks for the main QR rows
+    /// (`--qr-apply-block N`; `None`: default).
+    pub qr_apply_block: Option<usize>,
     /// Rows of the last cube of geqrf's TSQR panels for the main QR rows (`--qr-tsqr-top N`).
     pub qr_tsqr_top: Option<usize>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows

@@ -139,6 +139,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         tsqr_panel_rows: ctx.qr_tsqr_rows,
         panel_regs: ctx.qr_panel_regs,
         outer_block: ctx.qr_outer,
+        apply_block: ctx.qr_apply_block,
         gemm_big: ctx.qr_big_gemm,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {
             top_rows: Some(top),
@@ -430,6 +431,7 @@ pub fn orgqr_sweep(ctx: &Bench) {
         (64, 0, false),
         (128, 0, false),
         (128, 0, true),
+        (256, 0, false),
         (64, 256, false),
         (32, 256, false),
         (0, usize::MAX, false),

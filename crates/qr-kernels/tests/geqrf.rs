@@ -341,6 +341,21 @@ pub fn householder_product_and_apply_q(client: &Client) {
             hp_and_apply_q_with(client, params, 1, &[(700, 40)]);
         }
     }
+    // Blocks whose T is formed in parts merged by GEMMs (GPUs: 256 = two parts of 128; the
+    // CPU runtime's 32 KiB: parts of 32, so 64, 128 and 256 are two, four and eight parts),
+    // ragged: the last block's last parts partly or wholly past k.
+    for (block, group, shapes) in [
+        (64usize, 2usize, &[(150usize, 100usize), (90, 120)][..]),
+        (128, 1, &[(150, 100)][..]),
+        (256, 2, &[(300, 260)][..]),
+    ] {
+        let params = QrParams {
+            apply_block: Some(block),
+            apply_group: Some(group),
+            ..tsqr_panels(8)
+        };
+        hp_and_apply_q_with(client, params, 2, shapes);
+    }
 }
 
 fn hp_and_apply_q_with(client: &Client, params: QrParams, batch: usize, shapes: &[(usize, usize)]) {
@@ -640,7 +655,7 @@ pub fn errors_and_empty(client: &Client) {
     };
     let launch = QrLaunch::new(&small, &p, 2, 4096).expect("defaults on 32 KB of shared memory");
     assert!(launch.apply_block >= 1 && launch.apply_block <= launch.nb);
-    for width in [0usize, 129] {
+    for width in [0usize, 129, 257, 512] {
         let bad = QrParams {
             apply_block: Some(width),
             ..p

@@ -45,10 +45,14 @@ pub struct QrParams {
     pub tsqr_panel_params: Option<TsqrParams>,
     /// Width of the block reflectors that householder_product and apply_q apply to tall
     /// matrices of few matrices (the `tsqr_panel_rows` path), independent of the panel width:
-    /// 1 ≤ width ≤ 128. Default on GPUs 128 for batches of fewer than 16 matrices, else 64
+    /// 1 ≤ width ≤ [`MAX_APPLY_BLOCK`], and a width whose T does not fit one cube
+    /// ([`MAX_T_PART`] columns, or the device's shared memory) must halve into parts that do.
+    /// Default on GPUs [`MAX_APPLY_BLOCK`] for batches of 2 to 15 matrices of at least
+    /// [`WIDE_APPLY_FROM_ROWS`] rows (where parts of [`MAX_T_PART`] fit), else
+    /// [`DEFAULT_APPLY_BLOCK`] for batches of fewer than 16 matrices, else 64
     /// (H200: householder_product 1×4096² 5.2 ms against 5.9 with 64, 60×1024² 5.2 against 5.9
-    /// with 128); elsewhere the panel width. A default too wide for the device's shared memory
-    /// is halved until it fits.
+    /// with 128); elsewhere the panel width. A default too wide for one cube's T is halved
+    /// until it fits.
     pub apply_block: Option<usize>,
     /// Blocks of that path whose V, T and U are formed together (one launch per stage for all
     /// of them). Default: as many as fit [`APPLY_WORKSPACE_BYTES`].
@@ -72,8 +76,20 @@ pub struct QrParams {
 /// together (at least one block is always formed).
 pub const APPLY_WORKSPACE_BYTES: usize = 256 << 20;
 
-/// Widest block reflector householder_product and apply_q apply (and geqrf's outer blocks).
-pub const MAX_APPLY_BLOCK: usize = 128;
+/// Widest block reflector householder_product and apply_q apply.
+pub const MAX_APPLY_BLOCK: usize = 256;
+
+/// The default of [`QrParams::apply_block`] on GPUs for batches of fewer than 16 matrices.
+pub const DEFAULT_APPLY_BLOCK: usize = 128;
+
+/// Rows from which batches of 2 to 15 matrices take blocks of [`MAX_APPLY_BLOCK`] columns by
+/// default on GPUs (H200: householder_product 2×4096² 9.58 ms against 10.26 with 128; a single
+/// 4096² or 8192² takes the same time with either, 8×2048² is slower with 256: BENCHMARKS.md,
+/// session 29).
+pub const WIDE_APPLY_FROM_ROWS: usize = 4096;
+
+/// Widest outer block of geqrf ([`QrParams::outer_block`]) and its default width.
+pub const MAX_OUTER_BLOCK: usize = 128;
 
 /// geqrf's TSQR-panel knobs on GPUs with plane operations ([`QrParams::tsqr_panel_params`]'s
 /// default there): blocks of 256 rows, 32 planes, a last cube of up to 512 rows.
@@ -90,6 +106,24 @@ pub const OUTER_FROM_ROWS: usize = 8192;
 /// Shared memory of the T-from-Gram kernel for blocks of `w` columns ([`super::gram`]).
 fn gram_shared_bytes(w: usize) -> usize {
     4 * (2 * w * (w + 1) + w)
+}
+
+/// Widest part of a block's T that one cube of the T-from-Gram kernel forms; wider blocks are
+/// formed in parts of this many columns, merged by GEMMs ([`super::gram`]).
+pub const MAX_T_PART: usize = 128;
+
+/// The part width of T for blocks of `w` columns on `hw`: w halved until it is at most
+/// [`MAX_T_PART`] and its kernel fits the shared memory, so w = part·2^j; `None` where no
+/// such part exists (an odd width too wide, or w = 0).
+pub(crate) fn t_part(hw: &Hardware, w: usize) -> Option<usize> {
+    let mut part = w;
+    while part > MAX_T_PART || gram_shared_bytes(part) > hw.max_shared_bytes {
+        if !part.is_multiple_of(2) {
+            return None;
+        }
+        part /= 2;
+    }
+    (part >= 1).then_some(part)
 }
 
 /// Comptime shape of the panel kernel.
@@ -324,13 +358,20 @@ impl QrLaunch {
             }
             w
         };
-        let wide = if batch < 16 { MAX_APPLY_BLOCK } else { 64 };
+        let wide = if batch < 16 { DEFAULT_APPLY_BLOCK } else { 64 };
         let apply_block = match params.apply_block {
             Some(w) => w,
+            None if (2..16).contains(&batch)
+                && m >= WIDE_APPLY_FROM_ROWS
+                && hw.max_units_per_cube >= 256
+                && t_fits(MAX_T_PART) =>
+            {
+                MAX_APPLY_BLOCK
+            }
             None if hw.max_units_per_cube >= wide => fitting(wide),
             None => fitting(nb),
         };
-        if apply_block == 0 || apply_block > MAX_APPLY_BLOCK || !t_fits(apply_block) {
+        if apply_block == 0 || apply_block > MAX_APPLY_BLOCK || t_part(hw, apply_block).is_none() {
             return None;
         }
         let regs = match params.panel_regs {
@@ -341,7 +382,7 @@ impl QrLaunch {
         let outer = match params.outer_block {
             Some(ob) if ob == 0 || ob == nb => 0,
             Some(ob)
-                if ob < nb || !ob.is_multiple_of(nb) || ob > MAX_APPLY_BLOCK || !t_fits(ob) =>
+                if ob < nb || !ob.is_multiple_of(nb) || ob > MAX_OUTER_BLOCK || !t_fits(ob) =>
             {
                 return None;
             }
@@ -349,10 +390,10 @@ impl QrLaunch {
             None if hw.plane_ops
                 && batch == 1
                 && m >= OUTER_FROM_ROWS
-                && t_fits(MAX_APPLY_BLOCK)
-                && MAX_APPLY_BLOCK.is_multiple_of(nb) =>
+                && t_fits(MAX_OUTER_BLOCK)
+                && MAX_OUTER_BLOCK.is_multiple_of(nb) =>
             {
-                MAX_APPLY_BLOCK
+                MAX_OUTER_BLOCK
             }
             None => 0,
         };

@@ -8,8 +8,10 @@
 //! The blocks (`QrLaunch::apply_block` columns, independent of geqrf's panel width) need
 //! nothing from the matrix they are applied to, so a group of them is formed together, one
 //! launch per stage for the whole group and batch: [`unit_lower_kernel`] writes every V, one
-//! batched GEMM every G, [`t_from_gram_kernel`] every T (one cube per block), one batched GEMM
-//! every U = V·T (or V·Tᵀ). Only the two GEMMs of each block's update are left in the chain.
+//! batched GEMM every G, [`t_from_gram_kernel`] every T (one cube per block, or per part of
+//! at most [`super::config::MAX_T_PART`] columns, the parts then merged by GEMMs in [`merge_parts`]), one
+//! batched GEMM every U = V·T (or V·Tᵀ). Only the two GEMMs of each block's update are left
+//! in the chain.
 //! geqrf's outer blocks form one block at a time the same way, once it is factored.
 //!
 //! Storage: item t = b·count + j of a group (matrix b, block q0 + j) holds V and U as m × width
@@ -17,6 +19,7 @@
 //! above its diagonal and past column k, so every G and U may run over the same rows) and G,
 //! T as width × width at t·2·width² and t·2·width² + width².
 use super::Ctx;
+use super::config::t_part;
 use super::update::{MAX_SPLITS, MIN_CHUNK, TauRef};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -59,9 +62,12 @@ pub(crate) fn unit_lower_kernel<F: Float>(
 /// Columns of the blocks whose T one unit per column forms before the merges.
 const T_LEAF: usize = 16;
 
-/// T (or Tᵀ with `trans`) of item b into `mats[b·2nb² + nb² + i·nb + j]` (w × w, w the block's
-/// columns before k, zero elsewhere) from G at `mats[b·2nb² + i·nb + j]` and τ of matrix
-/// b / count, columns (q0 + b % count)·nb + j.
+/// T (or Tᵀ with `trans`) of part h of item b, for blocks of W = parts·nb columns: the
+/// diagonal nb × nb block h of the item's T (w × w, w the part's columns before k, zero
+/// elsewhere) into `mats[b·2W² + W² + (h·nb + i)·W + h·nb + j]`, from the same block of G at
+/// `mats[b·2W² + …]` and τ of matrix b / count, columns (q0 + b % count)·W + h·nb + j. Cube
+/// x = b·parts + h. Part h also zeroes T's blocks (g, h) for g > h (Tᵀ: (h, g)), which the
+/// merges of [`merge_parts`] leave alone; they write the blocks on the other side.
 ///
 /// Method: the block reflector of columns A then B has T = [T_A, −T_A·G_AB·T_B; 0, T_B] (the
 /// product of the two; it holds for τ = 0 too, so no division by τ). A unit per column first
@@ -82,16 +88,23 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     count: usize,
     items: usize,
     #[comptime] nb: usize,
+    #[comptime] parts: usize,
     #[comptime] units: usize,
     #[comptime] trans: bool,
 ) {
-    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    let cube = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     // Uniform per cube: leave before any barrier.
-    if bidx >= items {
+    if cube >= items * parts {
         terminate!();
     }
-    let col0 = (q0 + bidx % count) * nb;
-    let mut w = k - col0;
+    let bidx = cube / parts;
+    let part = cube % parts;
+    let wide = comptime!(nb * parts);
+    let col0 = (q0 + bidx % count) * wide + part * nb;
+    let mut w = 0usize;
+    if k > col0 {
+        w = k - col0;
+    }
     if w > nb {
         w = nb;
     }
@@ -101,7 +114,9 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
     // Rows padded by one word: in the merges, consecutive units read at stride nb + 1 (G in
     // the first product, Y in the second), on distinct banks.
     let ld = comptime!(nb + 1);
-    let base = bidx * 2 * nn;
+    // Element (i, c) of the part's diagonal block: G at base + i·wide + c, T W² further.
+    let base = bidx * comptime!(2 * wide * wide) + part * comptime!(nb * (wide + 1));
+    let tbase = base + comptime!(wide * wide);
     let mut gs = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
     let mut ts = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
     let mut taus = Shared::<[F]>::new_slice(nb);
@@ -111,7 +126,7 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
         let c = idx % nb;
         gs[i * ld + c] = F::new(0.0);
         if i < w && c < w {
-            gs[i * ld + c] = mats[base + idx];
+            gs[i * ld + c] = mats[base + i * wide + c];
         }
         ts[i * ld + c] = F::new(0.0);
         idx += units;
@@ -219,8 +234,95 @@ pub(crate) fn t_from_gram_kernel<F: Float>(
         } else if i <= c {
             v = ts[i * ld + c];
         }
-        mats[base + nn + idx] = v;
+        mats[tbase + i * wide + c] = v;
         idx += units;
+    }
+    // The blocks on T's other side of this part's diagonal block: zero.
+    if comptime!(parts > 1) {
+        let below = (parts - 1 - part) * nn;
+        idx = unit;
+        while idx < below {
+            let g = part + 1 + idx / nn;
+            let i = (idx / nb) % nb;
+            let c = idx % nb;
+            let mut at = tbase + (g - part) * nb * wide + i * wide + c;
+            if trans {
+                at = tbase + (g - part) * nb + i * wide + c;
+            }
+            mats[at] = F::new(0.0);
+            idx += units;
+        }
+    }
+}
+
+/// T of blocks wider than one cube's part (`part` < `width`) from the parts' T, pairs of
+/// neighbours merged one level at a time as in [`t_from_gram_kernel`]: for A, B of s columns,
+/// Y = G_AB·T_BB, then T_AB = −T_AA·Y (two GEMMs per pair, each over all `items`). Y lives in
+/// G's block (B, A), transposed, which nothing reads again. With `trans` (Tᵀ stored, lower),
+/// Y = G_BA·Tᵀ_AA in G's block (A, B), transposed, then Tᵀ_BA = −Tᵀ_BB·Y. `g`: the items' G
+/// (width × width, batch stride 2·width², T width² after it).
+fn merge_parts(ctx: &Ctx, g: Operand, part: usize, width: usize, items: usize, trans: bool) {
+    let gemm = ctx.launch.gemm_for(part, part);
+    let block = |offset: usize, s: usize, transposed: bool| {
+        let v = View {
+            offset: g.view.offset + offset,
+            rows: s,
+            cols: s,
+            ..g.view
+        };
+        g.with_view(if transposed { v.t() } else { v })
+    };
+    let neg = GemmOp {
+        negate: true,
+        ..GemmOp::SET
+    };
+    let t0 = width * width;
+    let mut s = part;
+    while s < width {
+        for a0 in (0..width).step_by(2 * s) {
+            let b0 = a0 + s;
+            let at = |r: usize, c: usize| r * width + c;
+            if trans {
+                let y = block(at(a0, b0), s, true);
+                gemm.launch(
+                    ctx.client,
+                    items,
+                    block(at(b0, a0), s, false),
+                    block(t0 + at(a0, a0), s, false),
+                    y,
+                    GemmOp::SET,
+                );
+                let out = block(t0 + at(b0, a0), s, false);
+                gemm.launch(
+                    ctx.client,
+                    items,
+                    block(t0 + at(b0, b0), s, false),
+                    y,
+                    out,
+                    neg,
+                );
+            } else {
+                let y = block(at(b0, a0), s, true);
+                gemm.launch(
+                    ctx.client,
+                    items,
+                    block(at(a0, b0), s, false),
+                    block(t0 + at(b0, b0), s, false),
+                    y,
+                    GemmOp::SET,
+                );
+                let out = block(t0 + at(a0, b0), s, false);
+                gemm.launch(
+                    ctx.client,
+                    items,
+                    block(t0 + at(a0, a0), s, false),
+                    y,
+                    out,
+                    neg,
+                );
+            }
+        }
+        s *= 2;
     }
 }
 
@@ -352,14 +454,18 @@ impl GramBlocks {
         } else {
             gl.launch(ctx.client, items, vt, v, g, set);
         }
-        let tu = (8 * width).min(hw.max_units_per_cube).min(1024);
-        // SAFETY: item t's cube reads and writes its 2·width² slice of `mats` (t < items) and
-        // reads τ of matrix t / count at columns < k (inside τ by construction). Barriers are
-        // reached by every unit: the early exit (items) is uniform and so are the loop bounds.
+        let part = t_part(hw, width).expect("block width checked by QrLaunch::new");
+        let parts = width / part;
+        let tu = (8 * part).min(hw.max_units_per_cube).min(1024);
+        let (_, py, pz) = batch_grid(items * parts, hw.max_cube_count);
+        // SAFETY: cube t·parts + h reads and writes item t's 2·width² slice of `mats`
+        // (t < items) and reads τ of matrix t / count at columns < k (inside τ by
+        // construction). Barriers are reached by every unit: the early exit (items·parts) is
+        // uniform and so are the loop bounds.
         unsafe {
             t_from_gram_kernel::launch_unchecked::<f32>(
                 ctx.client,
-                CubeCount::Static(1, by as u32, bz as u32),
+                CubeCount::Static(1, py as u32, pz as u32),
                 CubeDim::new_1d(tu as u32),
                 BufferArg::from_raw_parts(self.mats.0.clone(), self.mats.1),
                 BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
@@ -369,11 +475,13 @@ impl GramBlocks {
                 q0,
                 count,
                 items,
-                width,
+                part,
+                parts,
                 tu,
                 trans,
             );
         }
+        merge_parts(ctx, g, part, width, items, trans);
         let u = Operand::new(&self.u.0, self.u.1, slab);
         ctx.launch
             .gemm_for(m - r0, width)
