@@ -9,9 +9,9 @@
 //! nothing from the matrix they are applied to, so a group of them is formed together, one
 //! launch per stage for the whole group and batch: [`unit_lower_kernel`] writes every V, one
 //! batched GEMM every G, [`t_from_gram_kernel`] every T (one cube per block, or per part of
-//! at most [`super::config::MAX_T_PART`] columns, the parts then merged by GEMMs in [`merge_parts`]), one
-//! batched GEMM every U = V·T (or V·Tᵀ). Only the two GEMMs of each block's update are left
-//! in the chain.
+//! at most [`super::config::MAX_T_PART`] columns, the parts then merged by GEMMs in
+//! [`merge_parts`]), one batched GEMM every U = V·T (or V·Tᵀ). Only the two GEMMs of each
+//! block's update are left in the chain.
 //! geqrf's outer blocks form one block at a time the same way, once it is factored.
 //!
 //! Storage: item t = b·count + j of a group (matrix b, block q0 + j) holds V and U as m × width
