@@ -1279,7 +1279,7 @@ pub fn inv_rhs_sweep(client: &Client, samples: usize, shapes: &[[usize; 3]]) {
                     let d = x0.iter().zip(&x).fold(0.0f32, |m, (a, b)| {
                         linalg_common::reference::max_nan(m, (a - b).abs())
                     });
-                    diff = diff.max(d as f64 / big);
+                    diff = linalg_common::reference::max_nan(diff, d as f64 / big);
                 } else {
                     x0 = Some(x);
                 }

@@ -277,50 +277,21 @@ fn merge_parts(ctx: &Ctx, g: Operand, part: usize, width: usize, items: usize, t
         ..GemmOp::SET
     };
     let t0 = width * width;
+    let at = |r: usize, c: usize| r * width + c;
     let mut s = part;
     while s < width {
         for a0 in (0..width).step_by(2 * s) {
             let b0 = a0 + s;
-            let at = |r: usize, c: usize| r * width + c;
-            if trans {
-                let y = block(at(a0, b0), s, true);
-                gemm.launch(
-                    ctx.client,
-                    items,
-                    block(at(b0, a0), s, false),
-                    block(t0 + at(a0, a0), s, false),
-                    y,
-                    GemmOp::SET,
-                );
-                let out = block(t0 + at(b0, a0), s, false);
-                gemm.launch(
-                    ctx.client,
-                    items,
-                    block(t0 + at(b0, b0), s, false),
-                    y,
-                    out,
-                    neg,
-                );
-            } else {
-                let y = block(at(b0, a0), s, true);
-                gemm.launch(
-                    ctx.client,
-                    items,
-                    block(at(a0, b0), s, false),
-                    block(t0 + at(b0, b0), s, false),
-                    y,
-                    GemmOp::SET,
-                );
-                let out = block(t0 + at(a0, b0), s, false);
-                gemm.launch(
-                    ctx.client,
-                    items,
-                    block(t0 + at(a0, a0), s, false),
-                    y,
-                    out,
-                    neg,
-                );
-            }
+            // T_pq = −T_pp·(G_pq·T_qq) with (p, q) = (A, B), or (B, A) for Tᵀ.
+            let (p, q) = if trans { (b0, a0) } else { (a0, b0) };
+            let y = block(at(q, p), s, true);
+            let (g_pq, t_qq) = (block(at(p, q), s, false), block(t0 + at(q, q), s, false));
+            gemm.launch(ctx.client, items, g_pq, t_qq, y, GemmOp::SET);
+            let (t_pp, t_pq) = (
+                block(t0 + at(p, p), s, false),
+                block(t0 + at(p, q), s, false),
+            );
+            gemm.launch(ctx.client, items, t_pp, y, t_pq, neg);
         }
         s *= 2;
     }
