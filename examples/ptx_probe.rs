@@ -103,7 +103,7 @@ fn main() {
         arg(),
         arg(),
         arg(),
-        MatArgsLaunch::new(4, 4, 4, 1, 1, 4),
+        MatArgsLaunch::new(4, 4, 4, 1, 1, 4, 1, 0, 0),
         v.launch_arg(),
         v.launch_arg(),
         v.launch_arg(),

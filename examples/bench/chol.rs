@@ -26,6 +26,9 @@ pub struct Bench<'a> {
     /// Block width of householder_product / apply_q's wide blocks for the main QR rows
     /// (`--qr-apply-block N`; `None`: default).
     pub qr_apply_block: Option<usize>,
+    /// Split-K for at most this many matrices in the main QR rows
+    /// (`--qr-split-matrices N`; `None`: default).
+    pub qr_split_matrices: Option<usize>,
     /// Rows of the last cube of geqrf's TSQR panels for the main QR rows (`--qr-tsqr-top N`).
     pub qr_tsqr_top: Option<usize>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows

@@ -42,6 +42,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
       [--qr-outer N] (the main geqrf / orgqr / qr rows with geqrf's outer blocks of N columns; 0: none)
       [--qr-apply-block N] (the main orgqr / qr rows with householder_product's wide blocks of N columns)
+      [--qr-split-matrices N] (the main QR rows with split-K products for at most N matrices; 1: single matrices only)
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh] (the gemm row's kernel)
@@ -324,6 +325,7 @@ fn main() {
                 qr_panel_regs: None,
                 qr_outer: None,
                 qr_apply_block: None,
+                qr_split_matrices: None,
                 qr_tsqr_top: None,
                 qr_big_gemm: None,
                 gemm_kernel: None,
@@ -431,6 +433,10 @@ fn main() {
         qr_apply_block: args
             .get("qr-apply-block")
             .map(|v| v.parse().expect("--qr-apply-block: a number of columns")),
+        qr_split_matrices: args.get("qr-split-matrices").map(|v| {
+            v.parse()
+                .expect("--qr-split-matrices: a number of matrices")
+        }),
         qr_tsqr_top: args
             .get("qr-tsqr-top")
             .map(|v| v.parse().expect("--qr-tsqr-top: a number of rows")),

@@ -140,6 +140,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         panel_regs: ctx.qr_panel_regs,
         outer_block: ctx.qr_outer,
         apply_block: ctx.qr_apply_block,
+        split_matrices: ctx.qr_split_matrices,
         gemm_big: ctx.qr_big_gemm,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {
             top_rows: Some(top),

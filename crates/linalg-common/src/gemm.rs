@@ -396,27 +396,37 @@ impl GemmLaunch {
         for o in [&a, &b, &c] {
             debug_assert!(o.view.extent(batch) <= o.len, "{:?} past {}", o.view, o.len);
         }
-        self.launch_raw(client, batch, a, b, c, op, k);
+        self.launch_raw(client, batch, a, b, c, op, k, Split::NONE);
     }
 
-    /// Split-K chunks for one m × n × k product: enough cubes to fill about two waves of
-    /// `sms` multiprocessors, chunks of at least `min_k`; 1 when the tiles alone fill the
-    /// device (or the runtime does not say how many multiprocessors it has).
-    pub fn split_k(&self, m: usize, n: usize, k: usize, sms: Option<u32>, min_k: usize) -> usize {
-        let tiles = m.div_ceil(self.tile_m()) * n.div_ceil(self.tile_n());
+    /// Split-K chunks per matrix for `batch` m × n × k products: enough cubes to fill about
+    /// two waves of `sms` multiprocessors, chunks of at least `min_k`; 1 when the tiles alone
+    /// fill the device (or the runtime does not say how many multiprocessors it has).
+    pub fn split_k(
+        &self,
+        batch: usize,
+        m: usize,
+        n: usize,
+        k: usize,
+        sms: Option<u32>,
+        min_k: usize,
+    ) -> usize {
+        let tiles = batch * m.div_ceil(self.tile_m()) * n.div_ceil(self.tile_n());
         let Some(sms) = sms else { return 1 };
         let want = (2 * sms as usize).div_ceil(tiles.max(1));
         want.min(k / min_k.max(1)).max(1)
     }
 
-    /// C ← β·C ± A·B for one matrix with K cut into `splits` chunks: the chunks' products go
-    /// to `work` (at least `splits·m·n` f32; a batch of GEMMs whose batch strides step through
-    /// K, the last chunk shorter) and one more launch sums them into C. For products with few
-    /// output tiles and a long K, where one cube per tile would leave the device idle.
+    /// C ← β·C ± A·B over `batch` matrices with K cut into `splits` chunks each: the chunks'
+    /// products go to `work` (at least `batch·splits·m·n` f32, chunk t of matrix b at
+    /// (b·splits + t)·m·n; the last chunk shorter), all in one launch, and one more launch
+    /// sums them into C. For products with few output tiles and a long K, where one cube per
+    /// tile would leave the device idle.
     #[allow(clippy::too_many_arguments)]
     pub fn launch_split_k(
         &self,
         client: &cubecl::client::Client,
+        batch: usize,
         a: Operand,
         b: Operand,
         c: Operand,
@@ -427,24 +437,21 @@ impl GemmLaunch {
         let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
         let kc = k.div_ceil(splits.max(1)).next_multiple_of(self.tile_k());
         let s = k.div_ceil(kc.max(1));
-        if s <= 1 || op.lower_only || op.a_lower || m == 0 || n == 0 {
-            self.launch(client, 1, a, b, c, op);
+        if s <= 1 || op.lower_only || op.a_lower || m == 0 || n == 0 || batch == 0 {
+            self.launch(client, batch, a, b, c, op);
             return;
         }
-        debug_assert!(a.view.extent(1) <= a.len && b.view.extent(1) <= b.len);
-        debug_assert!(c.view.extent(1) <= c.len && s * m * n <= work.1);
+        for o in [&a, &b, &c] {
+            debug_assert!(o.view.extent(batch) <= o.len, "{:?} past {}", o.view, o.len);
+        }
+        debug_assert!(batch * s * m * n <= work.1);
         let k_last = k - (s - 1) * kc;
         // Chunk t reads A columns and B rows [t·kc, t·kc + kc) (k_last for the last): inside
         // the views checked above.
-        let av = View {
-            cols: kc,
-            batch_stride: kc * a.view.col_stride,
-            ..a.view
-        };
-        let bv = View {
-            rows: kc,
-            batch_stride: kc * b.view.row_stride,
-            ..b.view
+        let split = Split {
+            splits: s,
+            a: kc * a.view.col_stride,
+            b: kc * b.view.row_stride,
         };
         let wv = View {
             offset: 0,
@@ -457,22 +464,24 @@ impl GemmLaunch {
         let set = GemmOp::SET;
         self.launch_raw(
             client,
-            s,
-            a.with_view(av),
-            b.with_view(bv),
+            batch * s,
+            a.with_view(View { cols: kc, ..a.view }),
+            b.with_view(View { rows: kc, ..b.view }),
             Operand::new(work.0, work.1, wv),
             set,
             k_last,
+            split,
         );
         let units = 256usize.min(self.units().max(1));
         let cv = c.view;
-        // SAFETY: unit idx < m·n reads work[t·m·n + idx] (t < s, inside `work`, checked
-        // above) and writes C's element (idx / n, idx % n), inside C's view; one unit per
-        // element.
+        let (_, by, bz) = batch_grid(batch, self.max_cube_count);
+        // SAFETY: unit idx < m·n of matrix b < batch reads work[(b·s + t)·m·n + idx] (t < s,
+        // inside `work`, checked above) and writes C's element (idx / n, idx % n) of matrix
+        // b, inside C's view; one unit per element; cubes past the batch write nothing.
         unsafe {
             sum_partials_kernel::launch_unchecked::<f32>(
                 client,
-                CubeCount::Static((m * n).div_ceil(units) as u32, 1, 1),
+                CubeCount::Static((m * n).div_ceil(units) as u32, by as u32, bz as u32),
                 CubeDim::new_1d(units as u32),
                 BufferArg::from_raw_parts(work.0.clone(), work.1),
                 BufferArg::from_raw_parts(c.handle.clone(), c.len),
@@ -480,12 +489,14 @@ impl GemmLaunch {
                 n,
                 m * n,
                 s,
+                batch,
                 op,
             )
         }
     }
 
-    /// The launch itself (`k_last`: K of the last batch index).
+    /// The launch itself over `batch` batch indices (`k_last`: K of each matrix's last
+    /// chunk; `split`: how batch indices map to matrices and K chunks).
     #[allow(clippy::too_many_arguments)]
     fn launch_raw(
         &self,
@@ -496,6 +507,7 @@ impl GemmLaunch {
         c: Operand,
         op: GemmOp,
         k_last: usize,
+        split: Split,
     ) {
         let (m, k, n) = (a.view.rows, a.view.cols, b.view.cols);
         let tiles_n = n.div_ceil(self.tile_n());
@@ -508,7 +520,17 @@ impl GemmLaunch {
             a_col_major: col_major(&va),
             b_col_major: col_major(&vb),
         };
-        let args = MatArgsLaunch::new(m, n, k, tiles_n, batch, k_last);
+        let args = MatArgsLaunch::new(
+            m,
+            n,
+            k,
+            tiles_n,
+            batch,
+            k_last,
+            split.splits,
+            split.a,
+            split.b,
+        );
         let (sa, sb, sc) = (va.launch_arg(), vb.launch_arg(), vc.launch_arg());
         // The three kernels take the same operands; only the kernel and its comptime tiling
         // differ.
@@ -566,7 +588,8 @@ impl GemmLaunch {
     }
 }
 
-/// C ← β·C ± Σ_t work[t] over `s` partial products (row-major m × n each).
+/// C_b ← β·C_b ± Σ_t work[b·s + t] over `s` partial products (row-major m × n each) of
+/// each matrix b (grid x: elements, y and z: matrices).
 #[cube(launch_unchecked)]
 #[allow(clippy::too_many_arguments)]
 fn sum_partials_kernel<F: Float>(
@@ -576,24 +599,44 @@ fn sum_partials_kernel<F: Float>(
     n: usize,
     count: usize,
     s: usize,
+    batch: usize,
     #[comptime] op: GemmOp,
 ) {
     let idx = CUBE_POS_X as usize * CUBE_DIM_X as usize + UNIT_POS as usize;
-    if idx < count {
+    let b = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    if idx < count && b < batch {
         let mut v = F::new(0.0);
+        let w0 = b * s * count;
         for t in 0..s {
-            v += work[t * count + idx];
+            v += work[w0 + t * count + idx];
         }
         if comptime!(op.negate) {
             v = -v;
         }
-        let ci = sc.offset + (idx / n) * sc.rs + (idx % n) * sc.cs;
+        let ci = sc.offset + b * sc.bs + (idx / n) * sc.rs + (idx % n) * sc.cs;
         if comptime!(op.accumulate) {
             c[ci] += v;
         } else {
             c[ci] = v;
         }
     }
+}
+
+/// How a launch's batch indices map to matrices and K chunks ([`MatArgs::splits`]).
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    splits: usize,
+    a: usize,
+    b: usize,
+}
+
+impl Split {
+    /// One chunk per matrix.
+    const NONE: Self = Self {
+        splits: 1,
+        a: 0,
+        b: 0,
+    };
 }
 
 /// Which operands are stored column by column (comptime): the tile loads follow the layout.
@@ -621,9 +664,16 @@ pub struct MatArgs {
     pub n: usize,
     pub k: usize,
     pub tiles_n: usize,
+    /// Batch indices: matrices × `splits`.
     pub batch: usize,
-    /// K of the last batch index (split-K: a shorter last chunk); else k.
+    /// K of each matrix's last chunk (split-K: shorter); else k.
     pub k_last: usize,
+    /// K chunks per matrix (1: no split). Batch index z is chunk z % splits of matrix
+    /// z / splits; C's batch stride steps over z, A's and B's over the matrix.
+    pub splits: usize,
+    /// Offset of chunk t's A (t·a_split) and B (t·b_split) from the matrix's.
+    pub a_split: usize,
+    pub b_split: usize,
 }
 
 /// Offset and strides of one operand.
@@ -663,8 +713,8 @@ fn gemm_kernel<F: Float>(
     let unit = UNIT_POS as usize;
     let ux = unit % ux_n;
     let uy = unit / ux_n;
-    let a_base = sa.offset + bidx * sa.bs;
-    let b_base = sb.offset + bidx * sb.bs;
+    let a_base = operand_base(&at, &sa, dims.a_split);
+    let b_base = operand_base(&at, &sb, dims.b_split);
     let c_base = sc.offset + bidx * sc.bs;
 
     let mut sh_a = Shared::<[F]>::new_slice(comptime!(bk * big_m));
@@ -730,11 +780,13 @@ fn gemm_kernel<F: Float>(
     store_tile(c, c_base, &sc, &dims, &acc, row0, col0, uy, ux, cfg, op);
 }
 
-/// Where a cube's tile of C lies: batch index, first row and column, and K of that batch
-/// index (split-K: the last is shorter).
+/// Where a cube's tile of C lies: batch index (C's), its matrix and K chunk (A's and B's),
+/// first row and column, and K of that chunk (split-K: the last is shorter).
 #[derive(CubeType, Clone, Copy)]
 pub struct TileAt {
     pub bidx: usize,
+    pub mat: usize,
+    pub chunk: usize,
     pub row0: usize,
     pub col0: usize,
     pub kdim: usize,
@@ -758,8 +810,10 @@ pub fn tile_at(
     if bidx >= dims.batch {
         terminate!();
     }
+    let mat = bidx / dims.splits;
+    let chunk = bidx % dims.splits;
     let mut kdim = dims.k;
-    if bidx + 1 == dims.batch {
+    if chunk + 1 == dims.splits {
         kdim = dims.k_last;
     }
     if comptime!(op.lower_only) {
@@ -772,10 +826,18 @@ pub fn tile_at(
     }
     TileAt {
         bidx,
+        mat,
+        chunk,
         row0,
         col0,
         kdim,
     }
+}
+
+/// Where A's or B's part of the tile `at` starts: the matrix's offset plus the chunk's.
+#[cube]
+pub fn operand_base(at: &TileAt, s: &Strides, split: usize) -> usize {
+    s.offset + at.mat * s.bs + at.chunk * split
 }
 
 /// Whether the tile writes C(gi, gj): inside C, and on or below its diagonal with

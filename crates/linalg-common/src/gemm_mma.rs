@@ -31,7 +31,7 @@
 //! window loads and the cheap split, 44–52 with K windows of 32, against the SIMT kernel's 40;
 //! with K-contiguous operands loaded two rows per plane instruction ([`frag_slot`]), 50–56.
 //! It is the Cholesky default for large updates where the device runs it.
-use crate::gemm::{GemmOp, Layout, MatArgs, Strides, store_c, tile_at};
+use crate::gemm::{GemmOp, Layout, MatArgs, Strides, operand_base, store_c, tile_at};
 use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
 
@@ -160,8 +160,8 @@ pub fn gemm_mma_kernel(
     let t = lane % 4;
     let wr = (warp / comptime!(cfg.warps_n)) * comptime!(cfg.tiles_m * 16);
     let wc = (warp % comptime!(cfg.warps_n)) * comptime!(cfg.tiles_n * 8);
-    let a_base = sa.offset + bidx * sa.bs;
-    let b_base = sb.offset + bidx * sb.bs;
+    let a_base = operand_base(&at, &sa, dims.a_split);
+    let b_base = operand_base(&at, &sb, dims.b_split);
     let c_base = sc.offset + bidx * sc.bs;
 
     let mut sh = Shared::<[V4<tf32>]>::new_slice(comptime!(2 * half));

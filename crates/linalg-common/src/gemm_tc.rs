@@ -22,7 +22,7 @@
 //! rounded to nearest; in registers, or in shared memory with `sums_in_shared`) and restart
 //! from zero. At the end each lane writes its sums to C under [`GemmOp`]'s masks (ragged edges,
 //! lower triangle, sign, β).
-use crate::gemm::{GemmOp, Layout, MatArgs, Strides, load_window, store_c, tile_at};
+use crate::gemm::{GemmOp, Layout, MatArgs, Strides, load_window, operand_base, store_c, tile_at};
 use cubecl::cmma::{self, MatrixIdent, MatrixLayout};
 use cubecl::prelude::*;
 
@@ -152,8 +152,8 @@ pub(crate) fn gemm_tc_kernel(
     let lane = unit % PLANE;
     let wm = warp / comptime!(cfg.warps_n);
     let wn = warp % comptime!(cfg.warps_n);
-    let a_base = sa.offset + bidx * sa.bs;
-    let b_base = sb.offset + bidx * sb.bs;
+    let a_base = operand_base(&at, &sa, dims.a_split);
+    let b_base = operand_base(&at, &sb, dims.b_split);
     let c_base = sc.offset + bidx * sc.bs;
 
     let mut a_hi = Shared::<[f32]>::new_slice(a_len);

@@ -9,7 +9,9 @@
 //! banks), so one K step costs a unit tm/4 + tn/4 vector reads for tm·tn multiply-adds instead
 //! of tm + tn scalar ones. Two shared windows alternate: the next window is stored while the
 //! current one is read, one barrier per K window.
-use crate::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, store_tile, tile_at};
+use crate::gemm::{
+    GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, operand_base, store_tile, tile_at,
+};
 use cubecl::prelude::*;
 
 type V4<F> = Vector<F, Const<4>>;
@@ -63,8 +65,8 @@ pub fn gemm_vec_tile<F: Float>(
     let unit = UNIT_POS as usize;
     let ux = unit % ux_n;
     let uy = unit / ux_n;
-    let a_base = sa.offset + bidx * sa.bs;
-    let b_base = sb.offset + bidx * sb.bs;
+    let a_base = operand_base(at, sa, dims.a_split);
+    let b_base = operand_base(at, sb, dims.b_split);
     let c_base = sc.offset + bidx * sc.bs;
 
     let mut sh_a = Shared::<[V4<F>]>::new_slice(comptime!(2 * half_a));

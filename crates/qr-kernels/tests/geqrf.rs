@@ -887,8 +887,9 @@ pub fn outer_blocks(client: &Client) {
     }
 }
 
-/// Split-K GEMM (what the trailing update uses for single matrices on GPUs) against f64: a
-/// transposed A, B a block of a larger matrix, ragged K, set and subtract; on the default tiles
+/// Split-K GEMM (what the trailing update and the Gram matrices use for a few matrices on
+/// GPUs) against f64: a transposed A, B a block of a larger matrix, ragged K, set and
+/// subtract, one matrix and a batch of three with their own strides; on the default tiles
 /// and, where the device runs them, the thin tiles of Vᵀ·C.
 pub fn gemm_split_k(client: &Client) {
     use linalg_common::gemm::GemmLaunch;
@@ -902,42 +903,74 @@ pub fn gemm_split_k(client: &Client) {
 fn gemm_split_k_on(client: &Client, g: &linalg_common::gemm::GemmLaunch) {
     use linalg_common::gemm::{GemmOp, Operand};
     let (m, k, n, ld) = (13usize, 1003usize, 21usize, 30usize);
-    let at = linalg_common::rng::uniform_vec(1, k * m); // Aᵀ stored k × m
-    let b = linalg_common::rng::uniform_vec(2, k * ld); // B = columns 4..4+n of k × ld
-    let c0 = linalg_common::rng::uniform_vec(3, m * n);
-    for splits in [1usize, 3, 7] {
-        for (accumulate, negate) in [(false, false), (true, true)] {
-            let ha = client.create_from_slice(f32::as_bytes(&at));
-            let hb = client.create_from_slice(f32::as_bytes(&b));
-            let hc = client.create_from_slice(f32::as_bytes(&c0));
-            let work = client.empty(splits * m * n * 4);
-            let op = GemmOp {
-                accumulate,
-                negate,
-                lower_only: false,
-                a_lower: false,
-            };
-            g.launch_split_k(
-                client,
-                Operand::new(&ha, at.len(), View::contiguous(k, m).t()),
-                Operand::new(&hb, b.len(), View::contiguous(k, ld).block(0, 4, k, n)),
-                Operand::new(&hc, c0.len(), View::contiguous(m, n)),
-                op,
-                splits,
-                (&work, splits * m * n),
-            );
-            let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
-            for i in 0..m {
-                for j in 0..n {
-                    let p: f64 = (0..k)
-                        .map(|q| at[q * m + i] as f64 * b[q * ld + 4 + j] as f64)
-                        .sum();
-                    let old = c0[i * n + j] as f64;
-                    let want = if accumulate { old - p } else { p };
-                    let got = c[i * n + j] as f64;
+    // Matrix q: Aᵀ stored k × m at q·a_bs, B = columns 4..4+n of the k × ld block at q·b_bs,
+    // C m × n at q·c_bs (gaps between matrices, poisoned with NaN in C).
+    let (a_bs, b_bs, c_bs) = (k * m + 7, k * ld + 5, m * n + 3);
+    for batch in [1usize, 3] {
+        let at = linalg_common::rng::uniform_vec(1 + batch as u64, batch * a_bs);
+        let b = linalg_common::rng::uniform_vec(2 + batch as u64, batch * b_bs);
+        let mut c0 = linalg_common::rng::uniform_vec(3 + batch as u64, batch * c_bs);
+        for q in 0..batch {
+            c0[q * c_bs + m * n..(q + 1) * c_bs].fill(f32::NAN);
+        }
+        for splits in [1usize, 3, 7] {
+            for (accumulate, negate) in [(false, false), (true, true)] {
+                let ha = client.create_from_slice(f32::as_bytes(&at));
+                let hb = client.create_from_slice(f32::as_bytes(&b));
+                let hc = client.create_from_slice(f32::as_bytes(&c0));
+                let work = client.empty(batch * splits * m * n * 4);
+                let op = GemmOp {
+                    accumulate,
+                    negate,
+                    lower_only: false,
+                    a_lower: false,
+                };
+                let av = View {
+                    batch_stride: a_bs,
+                    ..View::contiguous(k, m).t()
+                };
+                let bv = View {
+                    batch_stride: b_bs,
+                    ..View::contiguous(k, ld).block(0, 4, k, n)
+                };
+                let cv = View {
+                    batch_stride: c_bs,
+                    ..View::contiguous(m, n)
+                };
+                g.launch_split_k(
+                    client,
+                    batch,
+                    Operand::new(&ha, at.len(), av),
+                    Operand::new(&hb, b.len(), bv),
+                    Operand::new(&hc, c0.len(), cv),
+                    op,
+                    splits,
+                    (&work, batch * splits * m * n),
+                );
+                let c = f32::from_bytes(&client.read_one(hc).unwrap()).to_vec();
+                for q in 0..batch {
+                    for i in 0..m {
+                        for j in 0..n {
+                            let p: f64 = (0..k)
+                                .map(|r| {
+                                    at[q * a_bs + r * m + i] as f64
+                                        * b[q * b_bs + r * ld + 4 + j] as f64
+                                })
+                                .sum();
+                            let old = c0[q * c_bs + i * n + j] as f64;
+                            let want = if accumulate { old - p } else { p };
+                            let got = c[q * c_bs + i * n + j] as f64;
+                            assert!(
+                                (got - want).abs() <= 1e-4 * (1.0 + p.abs()),
+                                "batch {batch} splits {splits} matrix {q} [{i},{j}]: {got} vs {want}"
+                            );
+                        }
+                    }
+                    // The gaps between the matrices of C are not written.
                     assert!(
-                        (got - want).abs() <= 1e-4 * (1.0 + p.abs()),
-                        "splits {splits} [{i},{j}]: {got} vs {want}"
+                        c[q * c_bs + m * n..(q + 1) * c_bs]
+                            .iter()
+                            .all(|v| v.is_nan())
                     );
                 }
             }

@@ -118,7 +118,7 @@ pub(crate) fn launch_syrk_leaf(
             BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
             BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
             BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            MatArgsLaunch::new(m, m, k, tiles_n, ctx.batch, k),
+            MatArgsLaunch::new(m, m, k, tiles_n, ctx.batch, k, 1, 0, 0),
             a.view.launch_arg(),
             at.launch_arg(),
             c.view.launch_arg(),

@@ -70,7 +70,22 @@ pub struct QrParams {
     /// nb. 0 (or nb): every panel updates all the columns to its right. Default per shape
     /// ([`QrLaunch::new`]: 128 for single matrices of 8192 rows or more on GPUs, else none).
     pub outer_block: Option<usize>,
+    /// Split-K for the products with few output tiles and a long K (Vᵀ·C of the updates, the
+    /// Gram matrices VᵀV): at most this many matrices (1: single matrices only; 0: never),
+    /// with at most [`MAX_SPLITS`] chunks over the whole batch. Default
+    /// [`DEFAULT_SPLIT_MATRICES`].
+    pub split_matrices: Option<usize>,
 }
+
+/// The default of [`QrParams::split_matrices`]: every batch that [`MAX_SPLITS`] lets split
+/// in two or more (H200, against single matrices only: geqrf 2×4096² 29.6 ms against 32.0,
+/// 8×2048² 12.4 against 13.5, qr(reduced) 2×4096² 39.5 against 42.1; single matrices
+/// unchanged: BENCHMARKS.md, session 30).
+pub const DEFAULT_SPLIT_MATRICES: usize = 8;
+
+/// Most K chunks of the split products of one launch, over all its matrices (bounds the
+/// partials' workspace).
+pub const MAX_SPLITS: usize = 16;
 
 /// Workspace bound for the V and U of the blocks that householder_product and apply_q form
 /// together (at least one block is always formed).
@@ -278,6 +293,8 @@ pub struct QrLaunch {
     pub regs: bool,
     /// geqrf's outer block width ([`QrParams::outer_block`]); 0: none.
     pub outer: usize,
+    /// [`QrParams::split_matrices`].
+    pub split_matrices: usize,
     pub hw: Hardware,
 }
 
@@ -400,6 +417,10 @@ impl QrLaunch {
         let launch = Self {
             regs,
             outer,
+            split_matrices: params
+                .split_matrices
+                .unwrap_or(DEFAULT_SPLIT_MATRICES)
+                .min(MAX_SPLITS),
             nb,
             grid,
             gemm,

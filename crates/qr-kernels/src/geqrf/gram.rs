@@ -19,8 +19,9 @@
 //! above its diagonal and past column k, so every G and U may run over the same rows) and G,
 //! T as width × width at t·2·width² and t·2·width² + width².
 use super::Ctx;
+use super::config::MAX_SPLITS;
 use super::config::t_part;
-use super::update::{MAX_SPLITS, MIN_CHUNK, TauRef};
+use super::update::{MIN_CHUNK, TauRef};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{GemmOp, Operand, Strides, View, batch_grid};
@@ -302,7 +303,8 @@ pub(crate) struct GramBlocks {
     v: (Handle, usize),
     u: (Handle, usize),
     mats: (Handle, usize),
-    /// Split-K partials of G (single matrices: a group of one block has few output tiles).
+    /// Split-K partials of G for a few matrices ([`super::QrLaunch::split_matrices`]): a group's
+    /// Gram matrices have few output tiles. [`MAX_SPLITS`] chunks in all.
     partials: (Handle, usize),
     pub width: usize,
     pub group: usize,
@@ -329,7 +331,7 @@ impl GramBlocks {
             v: ctx.buffer(slabs * m * width),
             u: ctx.buffer(slabs * m * width),
             mats: ctx.buffer(slabs * 2 * width * width),
-            partials: ctx.buffer(if ctx.batch == 1 {
+            partials: ctx.buffer(if ctx.batch <= ctx.launch.split_matrices {
                 MAX_SPLITS * width * width
             } else {
                 1
@@ -409,22 +411,24 @@ impl GramBlocks {
         let set = GemmOp::SET;
         let vt = v.with_view(slab.t());
         let gl = ctx.launch.gemm_rows(width, width);
-        if items == 1 {
-            let splits = gl
-                .split_k(width, width, m - r0, hw.num_sms, MIN_CHUNK)
-                .min(self.partials.1 / (width * width));
-            gl.launch_split_k(
-                ctx.client,
-                vt,
-                v,
-                g,
-                set,
-                splits,
-                (&self.partials.0, self.partials.1),
-            );
+        // A group's items split like matrices ([`super::QrLaunch::split_matrices`]).
+        let splits = if items > ctx.launch.split_matrices {
+            1
         } else {
-            gl.launch(ctx.client, items, vt, v, g, set);
+            gl.split_k(items, width, width, m - r0, hw.num_sms, MIN_CHUNK)
         }
+        .min(self.partials.1 / (items * width * width))
+        .min(MAX_SPLITS / items);
+        gl.launch_split_k(
+            ctx.client,
+            items,
+            vt,
+            v,
+            g,
+            set,
+            splits,
+            (&self.partials.0, self.partials.1),
+        );
         let part = t_part(hw, width).expect("block width checked by QrLaunch::new");
         let parts = width / part;
         let tu = (8 * part).min(hw.max_units_per_cube).min(1024);

@@ -2,7 +2,7 @@
 //! update C −= U·(Vᵀ·C) as two GEMMs ([`linalg_common::gemm`], true f32, in place on strided
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
-use super::config::PanelConfig;
+use super::config::{MAX_SPLITS, PanelConfig};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel};
@@ -37,15 +37,14 @@ struct TallWork {
 /// of up to `rows × cols`: W = Vᵀ·C (`batch × width × cols`) and split-K partials.
 pub(crate) struct UpdateWork {
     w: (Handle, usize),
-    /// Split-K partial products of Vᵀ·C (single matrices only).
+    /// Split-K partial products of Vᵀ·C ([`super::QrLaunch::split_matrices`] matrices at most,
+    /// [`MAX_SPLITS`] chunks in all).
     partials: Option<(Handle, usize)>,
     rows: usize,
     cols: usize,
     width: usize,
 }
 
-/// Most K chunks of a split product with few output tiles (bounds its workspace).
-pub(crate) const MAX_SPLITS: usize = 16;
 /// Fewest rows per K chunk.
 pub(crate) const MIN_CHUNK: usize = 256;
 
@@ -249,7 +248,7 @@ impl UpdateWork {
     pub(crate) fn new(ctx: &Ctx, rows: usize, cols: usize, width: usize) -> Self {
         Self {
             w: ctx.buffer(ctx.batch * width * cols),
-            partials: (ctx.batch == 1 && rows >= 2 * MIN_CHUNK)
+            partials: (ctx.batch <= ctx.launch.split_matrices && rows >= 2 * MIN_CHUNK)
                 .then(|| ctx.buffer(MAX_SPLITS * width * cols)),
             rows,
             cols,
@@ -284,15 +283,16 @@ impl UpdateWork {
             a_lower: false,
         };
         let vt = v.with_view(v.view.t());
-        // Vᵀ·C has few output tiles (w rows) and K = p: for a single matrix, K is split so the
+        // Vᵀ·C has few output tiles (w rows) and K = p: for a few matrices, K is split so the
         // device fills.
         let g = ctx.launch.gemm_rows(w, nc);
         match &self.partials {
             Some(work) => {
                 let splits = g
-                    .split_k(w, nc, p, ctx.launch.hw.num_sms, MIN_CHUNK)
-                    .min(MAX_SPLITS);
-                g.launch_split_k(ctx.client, vt, c, wk, set, splits, (&work.0, work.1));
+                    .split_k(ctx.batch, w, nc, p, ctx.launch.hw.num_sms, MIN_CHUNK)
+                    .min(MAX_SPLITS / ctx.batch);
+                let work = (&work.0, work.1);
+                g.launch_split_k(ctx.client, ctx.batch, vt, c, wk, set, splits, work);
             }
             None => g.launch(ctx.client, ctx.batch, vt, c, wk, set),
         }
