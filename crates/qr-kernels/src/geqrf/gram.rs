@@ -417,8 +417,8 @@ impl GramBlocks {
         } else {
             gl.split_k(items, width, width, m - r0, hw.num_sms, MIN_CHUNK)
         }
-        .min(self.partials.1 / (items * width * width))
-        .min(MAX_SPLITS / items);
+        .min(self.partials.1 / (items * width * width).max(1))
+        .min(MAX_SPLITS / items.max(1));
         gl.launch_split_k(
             ctx.client,
             items,

@@ -290,7 +290,7 @@ impl UpdateWork {
             Some(work) => {
                 let splits = g
                     .split_k(ctx.batch, w, nc, p, ctx.launch.hw.num_sms, MIN_CHUNK)
-                    .min(MAX_SPLITS / ctx.batch);
+                    .min(MAX_SPLITS / ctx.batch.max(1));
                 let work = (&work.0, work.1);
                 g.launch_split_k(ctx.client, ctx.batch, vt, c, wk, set, splits, work);
             }
