@@ -87,6 +87,9 @@ pub const DEFAULT_SPLIT_MATRICES: usize = 8;
 /// partials' workspace).
 pub const MAX_SPLITS: usize = 16;
 
+/// Fewest rows per K chunk of a split product.
+pub(crate) const MIN_CHUNK: usize = 256;
+
 /// Workspace bound for the V and U of the blocks that householder_product and apply_q form
 /// together (at least one block is always formed).
 pub const APPLY_WORKSPACE_BYTES: usize = 256 << 20;
@@ -299,6 +302,24 @@ pub struct QrLaunch {
 }
 
 impl QrLaunch {
+    /// K chunks per matrix for `mats` m × n × k products with few output tiles on `g`: 1
+    /// beyond [`QrParams::split_matrices`] matrices, else [`GemmLaunch::split_k`]'s count
+    /// within [`MAX_SPLITS`] chunks in all.
+    pub(crate) fn splits(
+        &self,
+        g: &GemmLaunch,
+        mats: usize,
+        m: usize,
+        n: usize,
+        k: usize,
+    ) -> usize {
+        if mats == 0 || mats > self.split_matrices {
+            return 1;
+        }
+        g.split_k(mats, m, n, k, self.hw.num_sms, MIN_CHUNK)
+            .min(MAX_SPLITS / mats)
+    }
+
     /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
     /// these parameters. Defaults (measured on the H200, BENCHMARKS.md § QR tuning):
     /// - panels of 64 columns from 4096 rows for batches of 2 or more, else 32 (with Vᵀ·C of

@@ -19,9 +19,8 @@
 //! above its diagonal and past column k, so every G and U may run over the same rows) and G,
 //! T as width × width at t·2·width² and t·2·width² + width².
 use super::Ctx;
-use super::config::MAX_SPLITS;
-use super::config::t_part;
-use super::update::{MIN_CHUNK, TauRef};
+use super::config::{MAX_SPLITS, t_part};
+use super::update::TauRef;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{GemmOp, Operand, Strides, View, batch_grid};
@@ -411,14 +410,9 @@ impl GramBlocks {
         let set = GemmOp::SET;
         let vt = v.with_view(slab.t());
         let gl = ctx.launch.gemm_rows(width, width);
-        // A group's items split like matrices ([`super::QrLaunch::split_matrices`]).
-        let splits = if items > ctx.launch.split_matrices {
-            1
-        } else {
-            gl.split_k(items, width, width, m - r0, hw.num_sms, MIN_CHUNK)
-        }
-        .min(self.partials.1 / (items * width * width).max(1))
-        .min(MAX_SPLITS / items.max(1));
+        // A group's items split like matrices; the partials hold MAX_SPLITS chunks wherever
+        // they may (items ≥ batch).
+        let splits = ctx.launch.splits(gl, items, width, width, m - r0);
         gl.launch_split_k(
             ctx.client,
             items,

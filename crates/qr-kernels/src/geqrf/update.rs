@@ -2,7 +2,7 @@
 //! update C −= U·(Vᵀ·C) as two GEMMs ([`linalg_common::gemm`], true f32, in place on strided
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
-use super::config::{MAX_SPLITS, PanelConfig};
+use super::config::{MAX_SPLITS, MIN_CHUNK, PanelConfig};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel};
@@ -44,9 +44,6 @@ pub(crate) struct UpdateWork {
     cols: usize,
     width: usize,
 }
-
-/// Fewest rows per K chunk.
-pub(crate) const MIN_CHUNK: usize = 256;
 
 /// Where τ of the panel lives: element j of matrix b at `offset + b·batch_stride + j`.
 #[derive(Clone, Copy)]
@@ -288,9 +285,7 @@ impl UpdateWork {
         let g = ctx.launch.gemm_rows(w, nc);
         match &self.partials {
             Some(work) => {
-                let splits = g
-                    .split_k(ctx.batch, w, nc, p, ctx.launch.hw.num_sms, MIN_CHUNK)
-                    .min(MAX_SPLITS / ctx.batch.max(1));
+                let splits = ctx.launch.splits(g, ctx.batch, w, nc, p);
                 let work = (&work.0, work.1);
                 g.launch_split_k(ctx.client, ctx.batch, vt, c, wk, set, splits, work);
             }
