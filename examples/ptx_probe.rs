@@ -9,14 +9,17 @@
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [tiles=...] > kernel.ll
 //! cargo run ... --example ptx_probe -- rows [NB] > rows.ll
+//! cargo run ... --example ptx_probe -- fused > fused.ll
 //! ```
 //! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tf32`: one TF32
 //! product per step instead of three; `tiles=2x4x4x4x32x128`:
 //! another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k × flush_k). `rows`: the batched
 //! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), with its
-//! GPU default of a unit per row and one matrix per cube. With `PTX=1` in the environment it
-//! prints the PTX the CUDA runtime hands the driver instead of the IR
-//! (`scripts/local-sass.sh` assembles that into SASS).
+//! GPU default of a unit per row and one matrix per cube. `fused`: potrf's fused SYRK + next
+//! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
+//! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
+//! spill that way). With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
+//! the driver instead of the IR (`scripts/local-sass.sh` assembles that into SASS).
 use cholesky_kernels::RowsConfig;
 use cholesky_kernels::potrf::rows_kernel;
 use cubecl::prelude::*;
@@ -58,6 +61,68 @@ fn main() {
             nb,
             1,
             cfg,
+        ));
+        return;
+    }
+    // `fused`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at the H200's
+    // defaults (leaf 64, 256 units, the update's shape of potrf 4096's first step).
+    if args.get(1).map(String::as_str) == Some("fused") {
+        use cholesky_kernels::potrf::syrk_leaf_kernel;
+        use cholesky_kernels::{CholeskyLaunch, CholeskyParams, LeafStage};
+        let hw = linalg_common::launch::Hardware {
+            lanes: 32,
+            plane_ops: true,
+            max_units_per_cube: 1024,
+            max_shared_bytes: 227 * 1024,
+            max_cube_count: (u32::MAX, 65535, 65535),
+            num_sms: Some(132),
+            tf32_mma: true,
+            tf32_manual_mma: true,
+            storage_sync: true,
+            cube_handoff: true,
+        };
+        let launch = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
+        let (gcfg, lcfg) = launch.fused_leaf(4032, 64, 1).expect("fused");
+        let v = View::contiguous(4, 4);
+        let op = GemmOp {
+            accumulate: true,
+            negate: true,
+            lower_only: true,
+            a_lower: false,
+        };
+        let stage = LeafStage {
+            factor: true,
+            invert: true,
+            unit_diag: false,
+            check: false,
+        };
+        compile(&syrk_leaf_kernel::create_dummy_kernel::<f32>(
+            props,
+            target,
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(gcfg.units() as u32),
+            arg(),
+            arg(),
+            arg(),
+            arg(),
+            arg(),
+            MatArgsLaunch::new(4, 4, 4, 1, 1, 4, 1, 0, 0),
+            v.launch_arg(),
+            v.launch_arg(),
+            v.launch_arg(),
+            v.launch_arg(),
+            v.launch_arg(),
+            4,
+            0,
+            gcfg,
+            lcfg,
+            op,
+            Layout {
+                a_col_major: false,
+                b_col_major: true,
+            },
+            stage,
+            true,
         ));
         return;
     }

@@ -23,9 +23,9 @@ use linalg_common::gemm_vec::gemm_vec_tile;
 /// (in potrf both are views of one buffer, at disjoint elements); `sl`: A22's leading block
 /// of order `nt`, read back through `w`, whose inverse goes to `si`. Tile 0 of the grid is
 /// that block.
-#[cube(launch_unchecked)]
+#[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn syrk_leaf_kernel<F: Float>(
+pub fn syrk_leaf_kernel<F: Float>(
     a: &[F],
     w: &mut [F],
     inv: &mut [F],
