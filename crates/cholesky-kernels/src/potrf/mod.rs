@@ -21,11 +21,11 @@ mod leaf;
 mod rows;
 mod small;
 
-/// The batched rows kernel and the fused step, public only for `examples/ptx_probe.rs`
-/// (compiled, never launched).
+/// The fused step, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
 pub use fused::syrk_leaf_kernel;
 pub use graph::PotrfGraph;
+/// The batched rows kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
 pub use rows::rows_kernel;
 
