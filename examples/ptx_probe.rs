@@ -67,8 +67,8 @@ fn main() {
     // `fused`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at the H200's
     // defaults (leaf 64, 256 units, the update's shape of potrf 4096's first step).
     if args.get(1).map(String::as_str) == Some("fused") {
-        use cholesky_kernels::potrf::syrk_leaf_kernel;
-        use cholesky_kernels::{CholeskyLaunch, CholeskyParams, LeafStage};
+        use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
+        use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let hw = linalg_common::launch::Hardware {
             lanes: 32,
             plane_ops: true,
@@ -84,18 +84,6 @@ fn main() {
         let launch = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
         let (gcfg, lcfg) = launch.fused_leaf(4032, 64, 1).expect("fused");
         let v = View::contiguous(4, 4);
-        let op = GemmOp {
-            accumulate: true,
-            negate: true,
-            lower_only: true,
-            a_lower: false,
-        };
-        let stage = LeafStage {
-            factor: true,
-            invert: true,
-            unit_diag: false,
-            check: false,
-        };
         compile(&syrk_leaf_kernel::create_dummy_kernel::<f32>(
             props,
             target,
@@ -116,12 +104,12 @@ fn main() {
             0,
             gcfg,
             lcfg,
-            op,
+            SYRK_OP,
             Layout {
                 a_col_major: false,
                 b_col_major: true,
             },
-            stage,
+            SYRK_LEAF_STAGE,
             true,
         ));
         return;

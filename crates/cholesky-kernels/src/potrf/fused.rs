@@ -61,6 +61,22 @@ pub fn syrk_leaf_kernel<F: Float>(
     }
 }
 
+/// The update of [`syrk_leaf_kernel`]: C −= A·Aᵀ on and below C's diagonal.
+pub const SYRK_OP: GemmOp = GemmOp {
+    accumulate: true,
+    negate: true,
+    lower_only: true,
+    a_lower: false,
+};
+
+/// What [`syrk_leaf_kernel`]'s first cube does with the updated block: factor and invert it.
+pub const SYRK_LEAF_STAGE: LeafStage = LeafStage {
+    factor: true,
+    invert: true,
+    unit_diag: false,
+    check: false,
+};
+
 /// C −= A·Aᵀ on C's lower triangle, then factor and invert C's leading block of order
 /// min(nb, C's order) into `inv` (its slot, `d0` the block's first row in the matrix) — where
 /// [`crate::CholeskyLaunch::fused_leaf`] allows it. Returns false (and launches nothing)
@@ -88,18 +104,7 @@ pub(crate) fn launch_syrk_leaf(
         a_col_major: col_major(&a.view),
         b_col_major: col_major(&at),
     };
-    let op = GemmOp {
-        accumulate: true,
-        negate: true,
-        lower_only: true,
-        a_lower: false,
-    };
-    let stage = LeafStage {
-        factor: true,
-        invert: true,
-        unit_diag: false,
-        check: false,
-    };
+    let (op, stage) = (SYRK_OP, SYRK_LEAF_STAGE);
     // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
     // fit, checked above): loads guarded by the view sizes, stores by i < m, j ≤ i < m, C
     // (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading

@@ -21,9 +21,10 @@ mod leaf;
 mod rows;
 mod small;
 
-/// The fused step, public only for `examples/ptx_probe.rs` (compiled, never launched).
+/// The fused step and its comptime operation and stage, public only for
+/// `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
-pub use fused::syrk_leaf_kernel;
+pub use fused::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
 pub use graph::PotrfGraph;
 /// The batched rows kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
