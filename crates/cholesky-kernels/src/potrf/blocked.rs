@@ -507,14 +507,13 @@ fn diag_sub<F: Float>(
         // used.
         #[unroll(cfg.unroll)]
         for j in 0..sub {
-            let mut p = held::<F>(&l, j, j, sub, lanes);
-            // Uniform over the plane: every lane has the same pivot.
+            let p = held::<F>(&l, j, j, sub, lanes);
+            // Uniform over the plane: every lane has the same pivot. The test stays off the
+            // chain to the square root: a pivot that is not > 0 gives NaN or ∞ there, in
+            // columns from the failed one on, which are not L anyway.
             let positive = p > F::new(0.0);
-            if !positive {
-                if fail == 0 {
-                    fail = (c0 + j + 1) as u32;
-                }
-                p = F::new(1.0);
+            if !positive && fail == 0 {
+                fail = (c0 + j + 1) as u32;
             }
             let s = F::inverse_sqrt(p);
             let inv_p = s * s;
