@@ -35,7 +35,8 @@
 //! NaN or infinite input is flagged per matrix on the device and becomes
 //! [`CholeskyError::NonFinite`] when the result is read. A matrix that is not positive definite
 //! is not an error: its `info` is the 1-based order of the first failing leading minor, and its
-//! factor is not meaningful past that column; the other matrices of the batch are unaffected.
+//! factor is not meaningful past that column (it may hold NaN or ∞ there); the other matrices
+//! of the batch are unaffected.
 mod config;
 mod error;
 pub mod potrf;

@@ -1272,9 +1272,13 @@ pub fn graph_replay(client: &Client) {
                 .expect("read");
             let direct = potrf(client, m, upper, &def).unwrap().read(client).unwrap();
             assert_eq!(out.info, direct.info, "n={n} seed {seed}: info");
-            assert_eq!(
-                out.l, direct.l,
-                "n={n} seed {seed}: graph differs from the direct call"
+            // Bit patterns: a failed matrix's columns past its failure may hold NaN.
+            assert_eq!(out.l.len(), direct.l.len());
+            let differs =
+                (out.l.iter().zip(&direct.l)).position(|(x, y)| x.to_bits() != y.to_bits());
+            assert!(
+                differs.is_none(),
+                "n={n} seed {seed}: graph differs from the direct call at element {differs:?}"
             );
             if let Some(p) = fail {
                 assert_eq!(
