@@ -8,14 +8,14 @@
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [tiles=...] > kernel.ll
-//! cargo run ... --example ptx_probe -- rows [NB] > rows.ll
+//! cargo run ... --example ptx_probe -- rows [NB] [scalar] [units=U] > rows.ll
 //! cargo run ... --example ptx_probe -- fused > fused.ll
 //! ```
 //! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tf32`: one TF32
 //! product per step instead of three; `tiles=2x4x4x4x32x128`:
 //! another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k × flush_k). `rows`: the batched
 //! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), with its
-//! GPU default of a unit per row and one matrix per cube. `fused`: potrf's fused SYRK + next
+//! GPU default of a unit per row (`units=U`: U units) and one matrix per cube, with vector I/O (`scalar`: without). `fused`: potrf's fused SYRK + next
 //! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
 //! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
 //! spill that way). With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
@@ -40,18 +40,23 @@ fn main() {
     let arg = || unsafe { BufferArg::from_raw_parts(h.clone(), 16) };
     if args.get(1).map(String::as_str) == Some("rows") {
         let nb = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(64);
+        let units = args
+            .iter()
+            .find_map(|a| a.strip_prefix("units=").and_then(|u| u.parse().ok()))
+            .unwrap_or(nb);
         let cfg = RowsConfig {
             nb,
-            units: nb,
+            units,
             mats: 1,
             unroll: true,
+            vec: !args.iter().any(|a| a == "scalar"),
         };
         let strides = || StridesLaunch::new(0, nb, 1, nb * nb);
         compile(&rows_kernel::create_dummy_kernel::<f32>(
             props,
             target,
             CubeCount::Static(1, 1, 1),
-            CubeDim::new_1d(nb as u32),
+            CubeDim::new_1d(units as u32),
             arg(),
             arg(),
             arg(),

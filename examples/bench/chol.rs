@@ -926,9 +926,10 @@ fn params_table(
     }
 }
 
-/// The kernels for a whole op on small matrices: rows in registers (the default, a unit per
-/// row; 64 units and two matrices per cube; 32 and 16 units, capped at nb; a width whose rows
-/// do not fit the registers runs the Crout kernel), left-looking with a small cube per matrix
+/// The kernels for a whole op on small matrices: rows in registers (the default, twice,
+/// alternating with `scalar`: scalar I/O, so a unit per row; 32 units and two matrices per
+/// cube; 64 units with vector I/O; 16 units; units capped at nb; a width whose rows do not fit
+/// the registers runs the Crout kernel), left-looking with a small cube per matrix
 /// (a unit per row), and the register-tiled leaf.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
@@ -951,10 +952,23 @@ pub fn small_sweep(client: &Client, samples: usize) {
         };
         (label.to_string(), p)
     };
+    let scalar = CholeskyParams {
+        small_vec: Some(false),
+        ..variant("", BatchedLeaf::Rows, None, None).1
+    };
     let variants = [
         variant("rows", BatchedLeaf::Rows, None, None),
-        variant("rows64x2", BatchedLeaf::Rows, Some(64), Some(2)),
-        variant("rows32", BatchedLeaf::Rows, Some(32), None),
+        ("scalar".to_string(), scalar),
+        variant("rows", BatchedLeaf::Rows, None, None),
+        ("scalar".to_string(), scalar),
+        variant("rows32x2", BatchedLeaf::Rows, Some(32), Some(2)),
+        (
+            "rows64v".to_string(),
+            CholeskyParams {
+                small_vec: Some(true),
+                ..variant("", BatchedLeaf::Rows, Some(64), None).1
+            },
+        ),
         variant("rows16", BatchedLeaf::Rows, Some(16), None),
         variant("crout", BatchedLeaf::Crout, None, None),
         variant("tiled", BatchedLeaf::Tiled, None, None),

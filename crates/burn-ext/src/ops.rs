@@ -448,7 +448,7 @@ pub fn apply_q<const D: usize, const DT: usize>(
 /// `torch.linalg.cholesky_ex(a, upper)`: the factor L (A = L·Lᵀ; U with A = Uᵀ·U when `upper`;
 /// the other triangle exactly zero) and `info` `[batch]` (the leading dims flattened; i32: 0 on
 /// success, else the 1-based order of the first leading minor that is not positive definite —
-/// NaN input included). Only the selected triangle of A is read. Nothing synchronises: `info`
+/// NaN input included). Only the selected triangle of A is used. Nothing synchronises: `info`
 /// stays on the device. Differentiable in A (the gradient for symmetric perturbations, as torch).
 ///
 /// ```

@@ -1,6 +1,6 @@
 //! Knobs of the Cholesky and triangular-solve ops, and the one hardware check.
 use crate::trsm::trsv::TrsvConfig;
-use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
+use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, View, batch_grid};
 use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_TF32};
 use linalg_common::launch::Hardware;
 
@@ -53,7 +53,8 @@ pub struct CholeskyParams {
     /// against 4.01, BENCHMARKS.md).
     pub big_min_k: Option<usize>,
     /// Kernel for a whole op on matrices of order ≤ `leaf`. Default [`BatchedLeaf::Rows`]
-    /// (H200: 1024 × 64² in 22.6 µs against 34.7 with Crout, 4096 × 32² 17.4 against 24.3).
+    /// (H200: 1024 × 64² in 18.3 µs against 40.6 with Crout, 4096 × 32² 17.6 against 24.4;
+    /// BENCHMARKS.md, session 33).
     pub batched_leaf: Option<BatchedLeaf>,
     /// Diagonal blocks of at most this order are factored right-looking — split off one leaf
     /// at a time (leaf, one TRSM GEMM, one SYRK GEMM per step) — instead of halved
@@ -61,12 +62,19 @@ pub struct CholeskyParams {
     /// recursion at n = 1024…8192, 1.15× at 16384, where the halves above 4096 keep their
     /// large-K GEMMs; BENCHMARKS.md).
     pub blocked_below: Option<usize>,
-    /// Units per matrix of the batched small-matrix kernels (a divisor of their nb). Default:
-    /// nb (one row per unit) on GPUs, 2 elsewhere.
+    /// Units per matrix of the batched small-matrix kernels (a divisor of their nb). Default
+    /// on GPUs: nb (one row per unit), except nb/2 (two rows each) for the rows kernel at
+    /// nb > 32 with vector I/O ([`RowsConfig::new`]); 2 elsewhere.
     pub small_units: Option<usize>,
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
     pub small_mats: Option<usize>,
+    /// [`BatchedLeaf::Rows`] loads and stores through 4-vectors, where the input's and the
+    /// factor's rows allow it ([`RowsConfig::vec_fits`]: lower, rows contiguous and 16-byte
+    /// aligned, n a multiple of 4); `Some(false)` keeps the scalar path. Default: as
+    /// [`RowsConfig::new`] measured (on GPUs with two rows per unit, which it then takes, or
+    /// rows of at most 16 words; elsewhere on).
+    pub small_vec: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -271,36 +279,78 @@ pub struct RowsConfig {
     pub units: usize,
     pub mats: usize,
     pub unroll: bool,
+    /// Load and store through 4-vectors (`potrf/rows.rs`), only where the op's views allow it
+    /// ([`Self::vec_fits`]).
+    pub vec: bool,
 }
 
 impl RowsConfig {
+    /// Whether a matrix view of order n takes the vector load or store: its rows contiguous,
+    /// every row start (offset, row and batch strides, and the buffer's byte offset) on 16
+    /// bytes, n a multiple of 4.
+    pub fn vec_fits(view: &View, byte_offset: u64, n: usize, batch: usize) -> bool {
+        view.col_stride == 1
+            && n.is_multiple_of(4)
+            && view.row_stride.is_multiple_of(4)
+            && view.offset.is_multiple_of(4)
+            && (batch <= 1 || view.batch_stride.is_multiple_of(4))
+            && byte_offset.is_multiple_of(16)
+    }
+
     /// Cap on the words of one unit's rows where they are unrolled into registers (slot s
     /// holds (s + 1)·units words): 160 admits 16 units of four rows at nb = 64 for sweeps;
     /// the default (a unit per row) needs nb.
     pub const MAX_ROW_WORDS: usize = 160;
 
-    /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers) a unit
-    /// per row and 32/nb matrices per cube (H200, 1024 × 64²: 22.6 µs against 39.1 with 32
-    /// units of two rows, whose 168 registers spill; BENCHMARKS.md); elsewhere the few units
-    /// the runtime has (the CPU runtime: 2), one matrix per cube, not unrolled.
+    /// `vec_fits`: the op's views allow vector I/O ([`Self::vec_fits`]); `vec`: the caller's
+    /// choice ([`CholeskyParams::small_vec`]).
+    ///
+    /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers), with
+    /// vector I/O and nb > 32, nb/2 units of two rows each (H200, 1024 × 64²:
+    /// 18.4 µs against 22.8 for a unit per row with scalar I/O, 32.1 for a unit per row with
+    /// vectors, 39.1 for two rows per unit with scalar I/O, whose 168 registers spill); else a
+    /// unit per row. Vector I/O by default where a unit holds two rows or rows of at most 16
+    /// words (H200: a unit per row of 32 words takes 77 registers against 64 with it, and
+    /// 4096 × 32² a second wave: 19.8 µs against 17.5; 16384 × 16² 15.9 against 17.4).
+    /// 32/units matrices per cube. Elsewhere the few units the runtime has (the CPU runtime:
+    /// 2), one matrix per cube, not unrolled, vector I/O wherever it fits.
     pub fn new(
         hw: &Hardware,
         nb: usize,
         units: Option<usize>,
         mats: Option<usize>,
+        vec_fits: bool,
+        vec: Option<bool>,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
-        let units = units.unwrap_or(if gpu {
-            nb
-        } else {
+        let two_rows = Self {
+            nb,
+            units: nb / 2,
+            mats: 1,
+            unroll: gpu,
+            vec: true,
+        };
+        let two = gpu
+            && vec_fits
+            && vec != Some(false)
+            && nb > 32
+            && nb.is_multiple_of(2)
+            && two_rows.row_words() <= Self::MAX_ROW_WORDS;
+        let units = units.unwrap_or(if !gpu {
             hw.max_units_per_cube.clamp(1, 2)
+        } else if two {
+            nb / 2
+        } else {
+            nb
         });
+        let vec = vec_fits && vec.unwrap_or(!gpu || units < nb || nb <= 16);
         let mats = mats.unwrap_or(if gpu { (32 / units.max(1)).max(1) } else { 1 });
         let cfg = Self {
             nb,
             units,
             mats,
             unroll: gpu,
+            vec,
         };
         let ok = nb >= 1
             && units >= 1
@@ -552,6 +602,7 @@ pub struct CholeskyLaunch {
     pub inv_rhs: Option<usize>,
     small_units: Option<usize>,
     small_mats: Option<usize>,
+    small_vec: Option<bool>,
     hw: Hardware,
 }
 
@@ -661,6 +712,7 @@ impl CholeskyLaunch {
             batched_leaf: params.batched_leaf.unwrap_or(BatchedLeaf::Rows),
             small_units: params.small_units,
             small_mats: params.small_mats,
+            small_vec: params.small_vec,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -714,14 +766,17 @@ impl CholeskyLaunch {
         SmallConfig::new(&self.hw, nb, self.small_units.map(|u| u.min(nb)))
     }
 
-    /// The register-row batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]).
-    pub fn rows_for(&self, n: usize) -> Option<RowsConfig> {
+    /// The register-row batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]);
+    /// `vec_fits`: the op's views allow vector I/O ([`RowsConfig::vec_fits`]).
+    pub fn rows_for(&self, n: usize, vec_fits: bool) -> Option<RowsConfig> {
         let nb = self.leaf_for(n).nb;
         RowsConfig::new(
             &self.hw,
             nb,
             self.small_units.map(|u| u.min(nb)),
             self.small_mats,
+            vec_fits,
+            self.small_vec,
         )
     }
 

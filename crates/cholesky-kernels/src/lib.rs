@@ -29,7 +29,9 @@
 //! [`View`] into a device buffer of f32 (row-major contiguous is [`MatrixRef::contiguous`];
 //! transposed, sliced or batch-broadcast inputs are other strides, read in place). Outputs are
 //! new contiguous row-major buffers. Only the selected triangle of a triangular or symmetric
-//! input is ever read; the other triangle of a factor is written as exact zeros.
+//! input is ever used (the batched small kernel's vector loads read whole 4-vectors, so up to
+//! three elements past a row's diagonal, inside the matrix, which they discard); the other
+//! triangle of a factor is written as exact zeros.
 //!
 //! Errors: malformed shapes and buffers are refused before any launch ([`CholeskyError`]).
 //! NaN or infinite input is flagged per matrix on the device and becomes

@@ -1145,15 +1145,21 @@ pub fn batched_small(client: &Client) {
         small_mats: Some(if gpu { 4 } else { 2 }),
         ..kernel(BatchedLeaf::Rows)
     };
+    // The rows kernel's scalar load and store where the default takes vectors (lower, n a
+    // multiple of 4).
+    let rows_scalar = CholeskyParams {
+        small_vec: Some(false),
+        ..kernel(BatchedLeaf::Rows)
+    };
     for &n in &[1usize, 5, 8, 9, 16, 31, 32, 33, 50, 64] {
         // The default takes the rows kernel for every order; two matrices of order 64 per
         // cube need more than the 32 KiB of shared memory of some runtimes.
         for (p, upto) in [(def, 64), (rows_multi, 32)] {
             let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
-            let rows = launch.rows_for(n).is_some();
+            let rows = launch.rows_for(n, false).is_some() && launch.rows_for(n, true).is_some();
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
-        for p in [def, rows_multi, crout, tiled, crout_one] {
+        for p in [def, rows_scalar, rows_multi, crout, tiled, crout_one] {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);

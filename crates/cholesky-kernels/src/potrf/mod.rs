@@ -1,5 +1,5 @@
 //! Cholesky factorization, torch.linalg.cholesky_ex semantics: A = L·Lᵀ (lower) or A = Uᵀ·U
-//! (`upper`), for `batch` SPD n×n matrices, of which only the selected triangle is read.
+//! (`upper`), for `batch` SPD n×n matrices, of which only the selected triangle is used.
 //!
 //! n ≤ leaf: one launch reads the input and writes the factor — by default the right-looking
 //! kernel with each matrix's rows in registers ([`rows`]), where they fit; else (or by
@@ -94,11 +94,16 @@ pub fn potrf(
 pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> CholeskyOutput {
     let batch = a.batch;
     let out = ctx.buffer(batch * n * n);
+    // Vector I/O for the rows kernel: the input's rows and the new factor's (lower only; the
+    // transposed views of upper have strided rows).
+    let vec_fits = !upper
+        && RowsConfig::vec_fits(&a.view, a.handle.offset_start.unwrap_or(0), n, batch)
+        && RowsConfig::vec_fits(&View::contiguous(n, n), 0, n, batch);
     let small = if n <= ctx.launch.leaf.nb && !a.is_empty() {
         match ctx.launch.batched_leaf {
             BatchedLeaf::Rows => ctx
                 .launch
-                .rows_for(n)
+                .rows_for(n, vec_fits)
                 .map(Small::Rows)
                 .or_else(|| ctx.launch.small_for(n).map(Small::Crout)),
             BatchedLeaf::Crout => ctx.launch.small_for(n).map(Small::Crout),
@@ -382,6 +387,9 @@ fn launch_small(
             )
         };
     }
+    if let Small::Rows(cfg) = kernel {
+        debug_assert!(!cfg.vec || (src.view.col_stride == 1 && dst.view.col_stride == 1));
+    }
     match kernel {
         // SAFETY: cube b reads only (i, k) with k ≤ i < n of matrix b of `src` and writes only
         // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
@@ -395,8 +403,11 @@ fn launch_small(
         // (views checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no
         // two units of different matrices touch the same elements. Shared indices stay below
         // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
-        // nb²/units. Barriers: the early exit is uniform per cube (every matrix past the
-        // batch), and every unit runs every column step.
+        // nb²/units, `tv` below mats·nb·(nb/4 + 1). Vector I/O only where `vec_fits` held for
+        // both views (`potrf_in`): every vector index is (row start)/4 + v with the row start a multiple of
+        // 4 elements from a 16-byte-aligned binding, and 4v ≤ i < n (load) or 4v < n (store),
+        // so each vector lies inside a row of the matrix. Barriers: the early exit is uniform
+        // per cube (every matrix past the batch), and every unit runs every column step.
         Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
     }
 }

@@ -15,10 +15,20 @@
 //! of a plane reading their rows hit distinct banks), in the order of the smaller stride, so
 //! both are coalesced for lower (row-major) and upper (transposed view) alike.
 //!
+//! Vector I/O (`cfg.vec`, only where both matrices' rows are contiguous and 16-byte aligned
+//! and n is a multiple of 4: lower, not upper): the load reads the lower triangle's 4-vectors
+//! (those with 4v ≤ i, so up to three elements past the diagonal; they are zeroed before any
+//! use or check) coalesced into `tv` (rows nb/4 + 1 vectors apart), and each unit takes its
+//! rows from there; the store goes back the same way. Same values, far fewer instructions
+//! than the scalar path's per-element index arithmetic (ptxas 13, nb = 64, 32 units: 7024
+//! against 9584), which also leaves two rows per unit in 189 registers without spilling: the
+//! GPU default for nb = 64 with vector I/O (`RowsConfig::new`, BENCHMARKS.md).
+//!
 //! Slots wholly above column j skip it at compile time (unrolled); inside a slot every row
 //! runs every column's update (rows above the column update scratch), so a unit does about
-//! Σ_s ((s + 1)·units)²/2 multiply-adds. With a unit per row (the GPU default) that is nb²/2
-//! per unit, about 3× the n³/6 of the factorization, with no branch in the unrolled code.
+//! Σ_s ((s + 1)·units)²/2 multiply-adds. With a unit per row that is nb²/2 per unit, about 3×
+//! the n³/6 of the factorization, with no branch in the unrolled code; with two rows per unit
+//! (slots of nb/2), 5·nb²/8.
 //! Skipping finished rows (per row, or per plane) did not make it faster on the H200: each
 //! barrier waits for the plane of the last rows, which does the whole step (BENCHMARKS.md).
 //! A pivot that is not > 0 (NaN included) at column c sets `info = c + 1`; the factor then
@@ -27,9 +37,12 @@ use crate::config::RowsConfig;
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
-/// `src`: matrix `b`'s lower triangle at `ss` (only k ≤ i < n is read); `dst`: L with zeros
-/// above the diagonal; `info[b]` (0 or the failed pivot's order) and `flags[b]` (1 if a NaN
-/// or infinity was read, else 0) are always written. Matrix b = cube·mats + UNIT_POS / units.
+type V4<F> = Vector<F, Const<4>>;
+
+/// `src`: matrix `b`'s lower triangle at `ss` (only k ≤ i < n is used; the vector load also
+/// reads the rest of the 4-vector holding a_ii); `dst`: L with zeros above the diagonal;
+/// `info[b]` (0 or the failed pivot's order) and `flags[b]` (1 if the triangle held a NaN or
+/// infinity, else 0) are always written. Matrix b = cube·mats + UNIT_POS / units.
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments, clippy::collapsible_if)]
 pub fn rows_kernel<F: Float>(
@@ -64,7 +77,20 @@ pub fn rows_kernel<F: Float>(
     // Matrices past the batch in a ragged last cube run on zeros (identity) and store nothing.
     let live = b < batch;
 
-    let mut t = Shared::<[F]>::new_slice(comptime!(cfg.mats * cfg.nb * (cfg.nb + 1)));
+    let vec = comptime!(cfg.vec);
+    let mut t = Shared::<[F]>::new_slice(comptime!(if cfg.vec {
+        1
+    } else {
+        cfg.mats * cfg.nb * (cfg.nb + 1)
+    }));
+    let mut tv = Shared::<[V4<F>]>::new_slice(comptime!(if cfg.vec {
+        cfg.mats * cfg.nb * (cfg.nb / 4 + 1)
+    } else {
+        1
+    }));
+    let vw = comptime!(cfg.nb / 4);
+    let ldv = comptime!(cfg.nb / 4 + 1);
+    let tvb = m * comptime!(cfg.nb * (cfg.nb / 4 + 1));
     let mut col = Shared::<[F]>::new_slice(comptime!(2 * cfg.mats * cfg.nb));
     let mut bad = Shared::<[u32]>::new_slice(comptime!(cfg.mats));
     let tb = m * comptime!(cfg.nb * (cfg.nb + 1));
@@ -74,9 +100,40 @@ pub fn rows_kernel<F: Float>(
     let scol = ss.rs < ss.cs;
     let sb = ss.offset + b * ss.bs;
     let mut nonfinite = false;
+    if vec {
+        // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n.
+        let srcv = src.as_vectorized().with_vector_size::<Const<4>>();
+        let sbv = sb / 4;
+        let rsv = ss.rs / 4;
+        #[unroll(cfg.unroll)]
+        for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
+            let e = it * units + u;
+            let i = e / vw;
+            let v = e % vw;
+            let mut w = V4::<F>::broadcast(F::new(0.0));
+            if live && i < n && 4 * v <= i {
+                w = srcv[sbv + i * rsv + v];
+            }
+            #[unroll]
+            for c in 0..4usize {
+                let k = 4 * v + c;
+                let x = w.extract(c);
+                if k > i {
+                    w.insert(c, F::new(0.0));
+                } else {
+                    let finite = F::abs(x) <= F::new(f32::MAX);
+                    nonfinite = nonfinite || !finite;
+                }
+                if i >= n && k == i {
+                    w.insert(c, F::new(1.0));
+                }
+            }
+            tv[tvb + i * ldv + v] = w;
+        }
+    }
     let mut vals = Array::<F>::new(chunk);
     #[unroll(cfg.unroll)]
-    for c0 in 0..comptime!(per / chunk) {
+    for c0 in 0..comptime!(if cfg.vec { 0 } else { per / chunk }) {
         #[unroll(cfg.unroll)]
         for q in 0..chunk {
             let e = (c0 * chunk + q) * units + u;
@@ -122,10 +179,25 @@ pub fn rows_kernel<F: Float>(
     #[unroll(cfg.unroll)]
     for s in 0..slots {
         let i = s * units + u;
-        #[unroll(cfg.unroll)]
-        for k in 0..nb {
-            if k < (s + 1) * units {
-                a[s * nb + k] = t[tb + i * ld + k];
+        if vec {
+            #[unroll(cfg.unroll)]
+            for v in 0..vw {
+                if 4 * v < (s + 1) * units {
+                    let w = tv[tvb + i * ldv + v];
+                    #[unroll]
+                    for c in 0..4usize {
+                        if 4 * v + c < (s + 1) * units {
+                            a[s * nb + 4 * v + c] = w.extract(c);
+                        }
+                    }
+                }
+            }
+        } else {
+            #[unroll(cfg.unroll)]
+            for k in 0..nb {
+                if k < (s + 1) * units {
+                    a[s * nb + k] = t[tb + i * ld + k];
+                }
             }
         }
         col[m * nb + i] = a[s * nb];
@@ -181,24 +253,55 @@ pub fn rows_kernel<F: Float>(
     #[unroll(cfg.unroll)]
     for s in 0..slots {
         let i = s * units + u;
-        #[unroll(cfg.unroll)]
-        for k in 0..nb {
-            let mut v = F::new(0.0);
-            if k < (s + 1) * units {
-                if k <= i && k < done {
-                    v = a[s * nb + k];
+        if vec {
+            #[unroll(cfg.unroll)]
+            for v in 0..vw {
+                let mut w = V4::<F>::broadcast(F::new(0.0));
+                #[unroll]
+                for c in 0..4usize {
+                    let k = 4 * v + c;
+                    if k < (s + 1) * units {
+                        if k <= i && k < done {
+                            w.insert(c, a[s * nb + k]);
+                        }
+                    }
                 }
+                tv[tvb + i * ldv + v] = w;
             }
-            t[tb + i * ld + k] = v;
+        } else {
+            #[unroll(cfg.unroll)]
+            for k in 0..nb {
+                let mut v = F::new(0.0);
+                if k < (s + 1) * units {
+                    if k <= i && k < done {
+                        v = a[s * nb + k];
+                    }
+                }
+                t[tb + i * ld + k] = v;
+            }
         }
     }
     sync_cube();
 
     let dcol = sd.rs < sd.cs;
     let db = sd.offset + b * sd.bs;
+    if live && vec {
+        let dstv = dst.as_vectorized_mut().with_vector_size_mut::<Const<4>>();
+        let dbv = db / 4;
+        let rsv = sd.rs / 4;
+        #[unroll(cfg.unroll)]
+        for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
+            let e = it * units + u;
+            let i = e / vw;
+            let v = e % vw;
+            if i < n && 4 * v < n {
+                dstv[dbv + i * rsv + v] = tv[tvb + i * ldv + v];
+            }
+        }
+    }
     if live {
         #[unroll(cfg.unroll)]
-        for it in 0..per {
+        for it in 0..comptime!(if cfg.vec { 0 } else { per }) {
             let e = it * units + u;
             let mut i = e / nb;
             let mut k = e % nb;
