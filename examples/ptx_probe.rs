@@ -85,6 +85,7 @@ fn main() {
             tf32_manual_mma: true,
             storage_sync: true,
             cube_handoff: true,
+            vector_views: true,
         };
         let launch = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
         let (gcfg, lcfg) = launch.fused_leaf(4032, 64, 1).expect("fused");

@@ -69,9 +69,10 @@ pub struct CholeskyParams {
     /// Matrices per cube of [`BatchedLeaf::Rows`]. Default on GPUs: as many as fill 32 units;
     /// elsewhere 1.
     pub small_mats: Option<usize>,
-    /// [`BatchedLeaf::Rows`] loads and stores through 4-vectors, where the input's and the
-    /// factor's rows allow it ([`RowsConfig::vec_fits`]: lower, rows contiguous and 16-byte
-    /// aligned, n a multiple of 4); `Some(false)` keeps the scalar path. Default: as
+    /// [`BatchedLeaf::Rows`] loads and stores through 4-vectors, where the device can view
+    /// buffers so ([`Hardware::vector_views`]: not wgpu) and the input's and the factor's rows
+    /// allow it ([`RowsConfig::vec_fits`]: lower, rows contiguous and 16-byte aligned, n a
+    /// multiple of 4); `Some(false)` keeps the scalar path. Default: as
     /// [`RowsConfig::new`] measured (on GPUs with two rows per unit, which it then takes, or
     /// rows of at most 16 words; elsewhere on).
     pub small_vec: Option<bool>,
@@ -302,8 +303,8 @@ impl RowsConfig {
     /// the default (a unit per row) needs nb.
     pub const MAX_ROW_WORDS: usize = 160;
 
-    /// `vec_fits`: the op's views allow vector I/O ([`Self::vec_fits`]); `vec`: the caller's
-    /// choice ([`CholeskyParams::small_vec`]).
+    /// `vec_fits`: the op's views allow vector I/O ([`Self::vec_fits`]; it also needs
+    /// [`Hardware::vector_views`]); `vec`: the caller's choice ([`CholeskyParams::small_vec`]).
     ///
     /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers), with
     /// vector I/O and nb > 32, nb/2 units of two rows each (H200, 1024 × 64²:
@@ -323,6 +324,7 @@ impl RowsConfig {
         vec: Option<bool>,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
+        let vec_fits = vec_fits && hw.vector_views;
         let two_rows = Self {
             nb,
             units: nb / 2,

@@ -1145,6 +1145,24 @@ pub fn batched_small(client: &Client) {
         small_mats: Some(if gpu { 4 } else { 2 }),
         ..kernel(BatchedLeaf::Rows)
     };
+    // Vector I/O only where the device can view buffers as vectors (not wgpu).
+    let launch = CholeskyLaunch::new(&hw, &def).expect("launch");
+    let no_views = CholeskyLaunch::new(
+        &Hardware {
+            vector_views: false,
+            ..hw
+        },
+        &def,
+    )
+    .expect("launch");
+    for n in [16usize, 64] {
+        assert!(!no_views.rows_for(n, true).expect("rows").vec, "n={n}");
+        assert_eq!(
+            launch.rows_for(n, true).expect("rows").vec,
+            hw.vector_views,
+            "n={n}"
+        );
+    }
     // The rows kernel's scalar load and store where the default takes vectors (lower, n a
     // multiple of 4).
     let rows_scalar = CholeskyParams {

@@ -37,6 +37,11 @@ pub struct Hardware {
     /// runtime, which runs a launch's cubes one after another in grid order (a cube barrier
     /// then orders everything).
     pub cube_handoff: bool,
+    /// Whether a kernel may view a global buffer of scalars as 4-vectors
+    /// (`with_vector_size`): CUDA and HIP (CubeCL's `memory_reinterpret`) and the CPU runtime,
+    /// whose LLVM path compiles the view (the Cholesky suite runs it there); WGSL has no such
+    /// cast.
+    pub vector_views: bool,
 }
 
 impl Hardware {
@@ -60,6 +65,8 @@ impl Hardware {
             tf32_mma: client.features().matmul.cmma.contains(&tf32_mma(16)),
             tf32_manual_mma: client.features().matmul.mma.contains(&tf32_mma(8)),
             storage_sync: client.features().device_memory_scope,
+            vector_views: client.features().memory_reinterpret
+                || props.identity.fingerprint.starts_with("cpu_"),
             cube_handoff: client.features().device_memory_scope
                 || props.identity.fingerprint.starts_with("cpu_"),
         }
