@@ -3,8 +3,8 @@
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
 use cholesky_kernels::{
     BatchedLeaf, BlockedLeafConfig, CholeskyError, CholeskyLaunch, CholeskyParams,
-    DEFAULT_WHOLE_WORK, LeafKernel, MatrixRef, PotrfGraph, View, cholesky_inverse, cholesky_solve,
-    potrf, potrf_host, solve_triangular,
+    DEFAULT_WHOLE_WORK, LeafKernel, MatrixRef, PotrfGraph, RowsConfig, View, cholesky_inverse,
+    cholesky_solve, potrf, potrf_host, solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -1225,37 +1225,48 @@ pub fn batched_small(client: &Client) {
             }
         }
     }
-    // Sliced inputs: order 13 at an offset, rows 17 words apart, matrices 300 apart, NaN
-    // everywhere but the lower triangle; lower, and upper through the transposed view.
-    let (n, batch, ld, bs, off) = (13usize, 5usize, 17usize, 300usize, 9usize);
-    let (a, _) = spd_batch(n, &vec![1e2; batch], 91);
-    let mut buf = vec![f32::NAN; off + batch * bs];
-    for b in 0..batch {
-        for i in 0..n {
-            for k in 0..=i {
-                buf[off + b * bs + i * ld + k] = a[b * n * n + i * n + k];
+    // Sliced inputs, NaN everywhere but the lower triangle; lower, and upper through the
+    // transposed view. Order 13 at an offset of 9, rows 17 words apart, matrices 300 apart
+    // (element by element); order 60 at an offset of 8, rows 68 apart, matrices 4200 apart
+    // (lower: 4-vectors where the device views buffers so).
+    for (n, batch, ld, bs, off) in [
+        (13usize, 5usize, 17usize, 300usize, 9usize),
+        (60, 3, 68, 4200, 8),
+    ] {
+        let (a, _) = spd_batch(n, &vec![1e2; batch], 91 + n as u64);
+        let mut buf = vec![f32::NAN; off + batch * bs];
+        for b in 0..batch {
+            for i in 0..n {
+                for k in 0..=i {
+                    buf[off + b * bs + i * ld + k] = a[b * n * n + i * n + k];
+                }
             }
         }
-    }
-    let h = client.create_from_slice(f32::as_bytes(&buf));
-    let view = View {
-        offset: off,
-        rows: n,
-        cols: n,
-        row_stride: ld,
-        col_stride: 1,
-        batch_stride: bs,
-    };
-    for p in [def, rows_multi, crout] {
-        for upper in [false, true] {
-            let m = MatrixRef {
-                handle: &h,
-                batch,
-                view: if upper { view.t() } else { view },
-            };
-            let out = potrf(client, m, upper, &p).unwrap().read(client).unwrap();
-            let what = format!("sliced, upper={upper}, {p:?}");
-            check_factor(&a, &out.l, &out.info, batch, n, upper, &what);
+        let h = client.create_from_slice(f32::as_bytes(&buf));
+        let view = View {
+            offset: off,
+            rows: n,
+            cols: n,
+            row_stride: ld,
+            col_stride: 1,
+            batch_stride: bs,
+        };
+        let launch = CholeskyLaunch::new(&hw, &def).expect("launch");
+        let vec = launch
+            .rows_for(n, RowsConfig::vec_fits(&view, 0, n, batch))
+            .is_some_and(|c| c.vec);
+        assert_eq!(vec, n == 60 && hw.vector_views, "n={n}");
+        for p in [def, rows_scalar, rows_multi, crout] {
+            for upper in [false, true] {
+                let m = MatrixRef {
+                    handle: &h,
+                    batch,
+                    view: if upper { view.t() } else { view },
+                };
+                let out = potrf(client, m, upper, &p).unwrap().read(client).unwrap();
+                let what = format!("sliced n={n}, upper={upper}, {p:?}");
+                check_factor(&a, &out.l, &out.info, batch, n, upper, &what);
+            }
         }
     }
 }
