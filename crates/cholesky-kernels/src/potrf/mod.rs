@@ -399,15 +399,17 @@ fn launch_small(
         // identically).
         Small::Crout(cfg) => unsafe { launch!(small::small_kernel::launch_unchecked::<f32>, cfg) },
         // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with
-        // k ≤ i < n of matrix b of `src` and writes (i, k) < (n, n) of matrix b of `dst`
-        // (views checked by the public op, debug-checked here), and `info[b]`, `flags[b]`; no
-        // two units of different matrices touch the same elements. Shared indices stay below
+        // k ≤ i < n of matrix b of `src` (vector I/O: k < min(4·⌊i/4⌋ + 4, n)) and writes
+        // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
+        // here), and `info[b]`, `flags[b]`; no two units of different matrices touch the same
+        // elements. Shared indices stay below
         // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
         // nb²/units, `tv` below mats·nb·(nb/4 + 1). Vector I/O only where `vec_fits` held for
-        // both views (`potrf_in`): every vector index is (row start)/4 + v with the row start a multiple of
-        // 4 elements from a 16-byte-aligned binding, and 4v ≤ i < n (load) or 4v < n (store),
-        // so each vector lies inside a row of the matrix. Barriers: the early exit is uniform
-        // per cube (every matrix past the batch), and every unit runs every column step.
+        // both views (`potrf_in`): every vector index is (row start)/4 + v with the row start
+        // a multiple of 4 elements from a 16-byte-aligned binding, and 4v ≤ i < n (load) or
+        // 4v < n (store) with n a multiple of 4, so each vector lies inside a row of the
+        // matrix. Barriers: the early exit is uniform per cube (every matrix past the batch),
+        // and every unit runs every column step.
         Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
     }
 }
