@@ -1251,7 +1251,6 @@ pub fn batched_small(client: &Client) {
             col_stride: 1,
             batch_stride: bs,
         };
-        let launch = CholeskyLaunch::new(&hw, &def).expect("launch");
         let vec = launch
             .rows_for(n, RowsConfig::vec_fits(&view, 0, n, batch))
             .is_some_and(|c| c.vec);
