@@ -890,7 +890,18 @@ fn params_table(
     shapes: &[(usize, usize)],
     variants: &[(String, CholeskyParams)],
 ) {
-    print!("{:<14}", "batch x n");
+    uplo_table(client, samples, shapes, variants, false);
+}
+
+/// [`params_table`] for the lower or the upper factor.
+fn uplo_table(
+    client: &Client,
+    samples: usize,
+    shapes: &[(usize, usize)],
+    variants: &[(String, CholeskyParams)],
+    upper: bool,
+) {
+    print!("{:<14}", if upper { "upper b x n" } else { "batch x n" });
     for (label, _) in variants {
         print!(" {label:>9}");
     }
@@ -903,7 +914,7 @@ fn params_table(
         let mut worst = 0.0f64;
         for (label, p) in variants {
             // A configuration this device refuses (e.g. a leaf whose kernel does not fit).
-            let Ok(out) = potrf(client, m, false, p) else {
+            let Ok(out) = potrf(client, m, upper, p) else {
                 print!(" {:>9}", "refused");
                 continue;
             };
@@ -911,14 +922,15 @@ fn params_table(
             assert!(out.info.iter().all(|&x| x == 0), "{b}x{n} {label}: info");
             let s = (b - 1) * n * n..b * n * n;
             let resid = if n <= 1368 {
-                cholesky_residual(&a[s.clone()], &out.l[s], n, false).0
+                cholesky_residual(&a[s.clone()], &out.l[s], n, upper).0
             } else {
+                assert!(!upper, "sampled columns of lower factors only");
                 let cols: Vec<usize> = (0..16).map(|c| (c * 7919) % n).chain([n - 1]).collect();
                 cholesky_residual_columns(&a[s.clone()], &out.l[s], n, &cols)
             };
             worst = worst.max(resid);
             let (d, w) = measure(client, samples, 0.05, || {
-                let _ = potrf(client, m, false, p).expect("potrf");
+                let _ = potrf(client, m, upper, p).expect("potrf");
             });
             print!(" {:>9.4}", d.unwrap_or(w) * 1e3);
         }
@@ -930,7 +942,7 @@ fn params_table(
 /// alternating with `scalar`: scalar I/O, so a unit per row; 32 units and two matrices per
 /// cube; 64 units with vector I/O; 16 units; units capped at nb; a width whose rows do not fit
 /// the registers runs the Crout kernel), left-looking with a small cube per matrix
-/// (a unit per row), and the register-tiled leaf.
+/// (a unit per row), and the register-tiled leaf; then the rows kernel's variants for upper.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
     let shapes = [
@@ -974,6 +986,8 @@ pub fn small_sweep(client: &Client, samples: usize) {
         variant("tiled", BatchedLeaf::Tiled, None, None),
     ];
     params_table(client, samples, &shapes, &variants);
+    // Upper: the transposed views (vector I/O down their columns where it fits).
+    uplo_table(client, samples, &shapes, &variants[..6], true);
 }
 
 /// The right-looking cutoff (`blocked_below`: diagonal blocks up to this order split off one

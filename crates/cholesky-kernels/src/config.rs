@@ -71,8 +71,8 @@ pub struct CholeskyParams {
     pub small_mats: Option<usize>,
     /// [`BatchedLeaf::Rows`] loads and stores through 4-vectors, where the device can view
     /// buffers so ([`Hardware::vector_views`]: not wgpu) and the input's and the factor's rows
-    /// allow it ([`RowsConfig::vec_fits`]: lower, rows contiguous and 16-byte aligned, n a
-    /// multiple of 4); `Some(false)` keeps the scalar path. Default: as
+    /// allow it ([`RowsConfig::vec_fits`]: rows contiguous and 16-byte aligned, n a multiple
+    /// of 4; lower or upper); `Some(false)` keeps the scalar path. Default: as
     /// [`RowsConfig::new`] measured (on GPUs with two rows per unit, which it then takes, or
     /// rows of at most 16 words; elsewhere on).
     pub small_vec: Option<bool>,
@@ -283,6 +283,10 @@ pub struct RowsConfig {
     /// Load and store through 4-vectors (`potrf/rows.rs`), only where the op's views allow it
     /// ([`Self::vec_fits`]).
     pub vec: bool,
+    /// With `vec`: the kernel's views have contiguous columns instead of rows (upper's
+    /// transposed views), so its vectors run down columns, four to a 4 × 4 block that each
+    /// unit transposes in registers.
+    pub cols: bool,
 }
 
 impl RowsConfig {
@@ -304,7 +308,8 @@ impl RowsConfig {
     pub const MAX_ROW_WORDS: usize = 160;
 
     /// `vec_fits`: the op's views allow vector I/O ([`Self::vec_fits`]; it also needs
-    /// [`Hardware::vector_views`]); `vec`: the caller's choice ([`CholeskyParams::small_vec`]).
+    /// [`Hardware::vector_views`]); `cols`: the kernel reads them transposed (upper);
+    /// `vec`: the caller's choice ([`CholeskyParams::small_vec`]).
     ///
     /// On GPUs (cubes of ≥ 256 units, unrolled so that the rows stay in registers), with
     /// vector I/O and nb > 32, nb/2 units of two rows each (H200, 1024 × 64²:
@@ -321,6 +326,7 @@ impl RowsConfig {
         units: Option<usize>,
         mats: Option<usize>,
         vec_fits: bool,
+        cols: bool,
         vec: Option<bool>,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
@@ -331,9 +337,11 @@ impl RowsConfig {
             mats: 1,
             unroll: gpu,
             vec: true,
+            cols,
         };
         let two = gpu
             && vec_fits
+            && nb.is_multiple_of(4)
             && vec != Some(false)
             && nb > 32
             && nb.is_multiple_of(2)
@@ -345,7 +353,7 @@ impl RowsConfig {
         } else {
             nb
         });
-        let vec = vec_fits && vec.unwrap_or(!gpu || units < nb || nb <= 16);
+        let vec = vec_fits && nb.is_multiple_of(4) && vec.unwrap_or(!gpu || units < nb || nb <= 16);
         let mats = mats.unwrap_or(if gpu { (32 / units.max(1)).max(1) } else { 1 });
         let cfg = Self {
             nb,
@@ -353,6 +361,7 @@ impl RowsConfig {
             mats,
             unroll: gpu,
             vec,
+            cols: vec && cols,
         };
         let ok = nb >= 1
             && units >= 1
@@ -370,9 +379,11 @@ impl RowsConfig {
         self.units * slots * (slots + 1) / 2
     }
 
-    /// Per matrix: the nb × (nb + 1) staging block, two column buffers, a flag.
+    /// Per matrix: the staging block (nb rows of nb/4 + 1 4-vectors with `vec`, else of
+    /// nb + 1 words), two column buffers, a flag.
     pub fn shared_bytes(&self) -> usize {
-        4 * self.mats * (self.nb * (self.nb + 1) + 2 * self.nb + 1)
+        let row = if self.vec { self.nb + 4 } else { self.nb + 1 };
+        4 * self.mats * (self.nb * row + 2 * self.nb + 1)
     }
 
     /// Loads in flight per unit before their shared-memory stores: the largest power of two
@@ -769,8 +780,9 @@ impl CholeskyLaunch {
     }
 
     /// The register-row batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]);
-    /// `vec_fits`: the op's views allow vector I/O ([`RowsConfig::vec_fits`]).
-    pub fn rows_for(&self, n: usize, vec_fits: bool) -> Option<RowsConfig> {
+    /// `vec_fits`: the op's views allow vector I/O ([`RowsConfig::vec_fits`]); `upper`: the
+    /// kernel reads them transposed.
+    pub fn rows_for(&self, n: usize, vec_fits: bool, upper: bool) -> Option<RowsConfig> {
         let nb = self.leaf_for(n).nb;
         RowsConfig::new(
             &self.hw,
@@ -778,6 +790,7 @@ impl CholeskyLaunch {
             self.small_units.map(|u| u.min(nb)),
             self.small_mats,
             vec_fits,
+            upper,
             self.small_vec,
         )
     }

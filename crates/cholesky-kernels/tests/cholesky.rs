@@ -1156,12 +1156,15 @@ pub fn batched_small(client: &Client) {
     )
     .expect("launch");
     for n in [16usize, 64] {
-        assert!(!no_views.rows_for(n, true).expect("rows").vec, "n={n}");
-        assert_eq!(
-            launch.rows_for(n, true).expect("rows").vec,
-            hw.vector_views,
-            "n={n}"
-        );
+        for upper in [false, true] {
+            assert!(
+                !no_views.rows_for(n, true, upper).expect("rows").vec,
+                "n={n}"
+            );
+            let cfg = launch.rows_for(n, true, upper).expect("rows");
+            assert_eq!(cfg.vec, hw.vector_views, "n={n} upper={upper}");
+            assert_eq!(cfg.cols, cfg.vec && upper, "n={n} upper={upper}");
+        }
     }
     // The rows kernel's scalar load and store where the default takes vectors (lower, n a
     // multiple of 4).
@@ -1174,7 +1177,10 @@ pub fn batched_small(client: &Client) {
         // cube need more than the 32 KiB of shared memory of some runtimes.
         for (p, upto) in [(def, 64), (rows_multi, 32)] {
             let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
-            let rows = launch.rows_for(n, false).is_some() && launch.rows_for(n, true).is_some();
+            let rows = [false, true].into_iter().all(|upper| {
+                launch.rows_for(n, false, upper).is_some()
+                    && launch.rows_for(n, true, upper).is_some()
+            });
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
         for p in [def, rows_scalar, rows_multi, crout, tiled, crout_one] {
@@ -1225,24 +1231,16 @@ pub fn batched_small(client: &Client) {
             }
         }
     }
-    // Sliced inputs, NaN everywhere but the lower triangle; lower, and upper through the
-    // transposed view. Order 13 at an offset of 9, rows 17 words apart, matrices 300 apart
-    // (element by element); order 60 at an offset of 8, rows 68 apart, matrices 4200 apart
-    // (lower: 4-vectors where the device views buffers so).
+    // Sliced inputs, NaN everywhere but the triangle used. Order 13 at an offset of 9, rows
+    // 17 words apart, matrices 300 apart (element by element); order 60 at an offset of 8, rows
+    // 68 apart, matrices 4200 apart (4-vectors where the device views buffers so). The buffer
+    // holds the lower triangle, read as lower and, through the transposed view, as upper; or
+    // the upper triangle, read as upper (4-vectors down the kernel's columns).
     for (n, batch, ld, bs, off) in [
         (13usize, 5usize, 17usize, 300usize, 9usize),
         (60, 3, 68, 4200, 8),
     ] {
         let (a, _) = spd_batch(n, &vec![1e2; batch], 91 + n as u64);
-        let mut buf = vec![f32::NAN; off + batch * bs];
-        for b in 0..batch {
-            for i in 0..n {
-                for k in 0..=i {
-                    buf[off + b * bs + i * ld + k] = a[b * n * n + i * n + k];
-                }
-            }
-        }
-        let h = client.create_from_slice(f32::as_bytes(&buf));
         let view = View {
             offset: off,
             rows: n,
@@ -1251,20 +1249,43 @@ pub fn batched_small(client: &Client) {
             col_stride: 1,
             batch_stride: bs,
         };
-        let vec = launch
-            .rows_for(n, RowsConfig::vec_fits(&view, 0, n, batch))
-            .is_some_and(|c| c.vec);
-        assert_eq!(vec, n == 60 && hw.vector_views, "n={n}");
-        for p in [def, rows_scalar, rows_multi, crout] {
-            for upper in [false, true] {
-                let m = MatrixRef {
-                    handle: &h,
-                    batch,
-                    view: if upper { view.t() } else { view },
+        for stored_upper in [false, true] {
+            let mut buf = vec![f32::NAN; off + batch * bs];
+            for b in 0..batch {
+                for i in 0..n {
+                    for k in 0..=i {
+                        let (r, c) = if stored_upper { (k, i) } else { (i, k) };
+                        buf[off + b * bs + r * ld + c] = a[b * n * n + i * n + k];
+                    }
+                }
+            }
+            let h = client.create_from_slice(f32::as_bytes(&buf));
+            let cfg = launch
+                .rows_for(n, RowsConfig::vec_fits(&view, 0, n, batch), stored_upper)
+                .expect("rows");
+            assert_eq!(cfg.vec, n == 60 && hw.vector_views, "n={n}");
+            assert_eq!(cfg.cols, cfg.vec && stored_upper, "n={n}");
+            for p in [def, rows_scalar, rows_multi, crout] {
+                let uplos: &[bool] = if stored_upper {
+                    &[true]
+                } else {
+                    &[false, true]
                 };
-                let out = potrf(client, m, upper, &p).unwrap().read(client).unwrap();
-                let what = format!("sliced n={n}, upper={upper}, {p:?}");
-                check_factor(&a, &out.l, &out.info, batch, n, upper, &what);
+                for &upper in uplos {
+                    let m = MatrixRef {
+                        handle: &h,
+                        batch,
+                        view: if upper != stored_upper {
+                            view.t()
+                        } else {
+                            view
+                        },
+                    };
+                    let out = potrf(client, m, upper, &p).unwrap().read(client).unwrap();
+                    let what =
+                        format!("sliced n={n}, stored upper={stored_upper}, upper={upper}, {p:?}");
+                    check_factor(&a, &out.l, &out.info, batch, n, upper, &what);
+                }
             }
         }
     }

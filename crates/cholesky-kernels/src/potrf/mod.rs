@@ -94,16 +94,15 @@ pub fn potrf(
 pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> CholeskyOutput {
     let batch = a.batch;
     let out = ctx.buffer(batch * n * n);
-    // Vector I/O for the rows kernel: the input's rows and the new factor's (lower only; the
-    // transposed views of upper have strided rows).
-    let vec_fits = !upper
-        && RowsConfig::vec_fits(&a.view, a.handle.offset_start.unwrap_or(0), n, batch)
+    // Vector I/O for the rows kernel: the input's rows and the new factor's (with upper the
+    // kernel reads both transposed, so down their columns).
+    let vec_fits = RowsConfig::vec_fits(&a.view, a.handle.offset_start.unwrap_or(0), n, batch)
         && RowsConfig::vec_fits(&View::contiguous(n, n), 0, n, batch);
     let small = if n <= ctx.launch.leaf.nb && !a.is_empty() {
         match ctx.launch.batched_leaf {
             BatchedLeaf::Rows => ctx
                 .launch
-                .rows_for(n, vec_fits)
+                .rows_for(n, vec_fits, upper)
                 .map(Small::Rows)
                 .or_else(|| ctx.launch.small_for(n).map(Small::Crout)),
             BatchedLeaf::Crout => ctx.launch.small_for(n).map(Small::Crout),
@@ -388,7 +387,8 @@ fn launch_small(
         };
     }
     if let Small::Rows(cfg) = kernel {
-        debug_assert!(!cfg.vec || (src.view.col_stride == 1 && dst.view.col_stride == 1));
+        let unit = |v: &View| if cfg.cols { v.row_stride } else { v.col_stride } == 1;
+        debug_assert!(!cfg.vec || (unit(&src.view) && unit(&dst.view)));
     }
     match kernel {
         // SAFETY: cube b reads only (i, k) with k ≤ i < n of matrix b of `src` and writes only
@@ -398,18 +398,19 @@ fn launch_small(
         // early exit and the pivot test are uniform per cube (every unit computes the pivot
         // identically).
         Small::Crout(cfg) => unsafe { launch!(small::small_kernel::launch_unchecked::<f32>, cfg) },
-        // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) with
-        // k ≤ i < n of matrix b of `src` (vector I/O: k < min(4·⌊i/4⌋ + 4, n)) and writes
+        // SAFETY: matrix b = cube·mats + UNIT_POS/units; only b < batch reads (i, k) < (n, n)
+        // of matrix b of `src` (scalar I/O: k ≤ i; vector I/O: whole 4-vectors of a line, a
+        // row or with `cols` a column, that hold an element with k ≤ i) and writes
         // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
         // here), and `info[b]`, `flags[b]`; no two units of different matrices touch the same
-        // elements. Shared indices stay below
-        // mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and mats (`bad`); register indices below
-        // nb²/units, `tv` below mats·nb·(nb/4 + 1). Vector I/O only where `vec_fits` held for
-        // both views (`potrf_in`): every vector index is (row start)/4 + v with the row start
-        // a multiple of 4 elements from a 16-byte-aligned binding, and 4v ≤ i < n (load) or
-        // 4v < n (store) with n a multiple of 4, so each vector lies inside a row of the
-        // matrix. Barriers: the early exit is uniform per cube (every matrix past the batch),
-        // and every unit runs every column step.
+        // elements. Shared indices stay below mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and
+        // mats (`bad`); register indices below nb²/units, `tv` below mats·nb·(nb/4 + 1).
+        // Vector I/O only where `vec_fits` held for both views in the matrix's orientation
+        // (`potrf_in`; the kernel's lines are those rows): every vector index is
+        // (line start)/4 + v with the line start a multiple of 4 elements from a
+        // 16-byte-aligned binding and 4v < n with n a multiple of 4, so each vector lies
+        // inside a line of the matrix. Barriers: the early exit is uniform per cube (every
+        // matrix past the batch), and every unit runs every column step.
         Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
     }
 }

@@ -16,14 +16,15 @@
 //! both are coalesced for lower (row-major) and upper (transposed view) alike.
 //!
 //! Vector I/O (`cfg.vec`, only where both matrices' rows are contiguous and 16-byte aligned
-//! and n is a multiple of 4: lower, not upper): the load reads the lower triangle's 4-vectors
-//! (those with 4v ≤ i, so up to three elements past the diagonal; they are zeroed before any
-//! use or check) coalesced into `tv` (rows nb/4 + 1 vectors apart), and each unit takes its
-//! rows from there; the store goes back the same way. Same values, far fewer instructions
-//! than the scalar path's per-element index arithmetic (ptxas 13, nb = 64, 32 units: 7024
-//! against 9584), which also leaves two rows per unit in 189 registers without spilling: the
-//! GPU default for nb = 64 with vector I/O (`RowsConfig::new`, BENCHMARKS.md).
-//!
+//! and n is a multiple of 4): the load reads the lower triangle's 4-vectors (those with
+//! 4v ≤ i, so up to three elements past the diagonal; they are zeroed before any use or check)
+//! coalesced into `tv` (rows nb/4 + 1 vectors apart), and each unit takes its rows from there;
+//! the store goes back the same way. Same values, far fewer instructions than the scalar
+//! path's per-element index arithmetic (ptxas 13, nb = 64, 32 units: 7024 against 9584), which
+//! also leaves two rows per unit in 189 registers without spilling: the GPU default for
+//! nb = 64 with vector I/O (`RowsConfig::new`, BENCHMARKS.md). Upper (`cfg.cols`: the kernel's
+//! views are transposed, so their columns are contiguous) moves 4 × 4 blocks: four vectors
+//! down a block's columns, transposed in registers into its rows of `tv`, and back.
 //! Slots wholly above column j skip it at compile time (unrolled); inside a slot every row
 //! runs every column's update (rows above the column update scratch), so a unit does about
 //! Σ_s ((s + 1)·units)²/2 multiply-adds. With a unit per row that is nb²/2 per unit, about 3×
@@ -78,6 +79,7 @@ pub fn rows_kernel<F: Float>(
     let live = b < batch;
 
     let vec = comptime!(cfg.vec);
+    let cols = comptime!(cfg.cols);
     let mut t = Shared::<[F]>::new_slice(comptime!(if cfg.vec {
         1
     } else {
@@ -101,34 +103,78 @@ pub fn rows_kernel<F: Float>(
     let sb = ss.offset + b * ss.bs;
     let mut nonfinite = false;
     if vec {
-        // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n.
         let srcv = src.as_vectorized().with_vector_size::<Const<4>>();
         let sbv = sb / 4;
-        let rsv = ss.rs / 4;
-        #[unroll(cfg.unroll)]
-        for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
-            let e = it * units + u;
-            let i = e / vw;
-            let v = e % vw;
-            let mut w = V4::<F>::broadcast(F::new(0.0));
-            if live && i < n && 4 * v <= i {
-                w = srcv[sbv + i * rsv + v];
-            }
-            #[unroll]
-            for c in 0..4usize {
-                let k = 4 * v + c;
-                let x = w.extract(c);
-                if k > i {
-                    w.insert(c, F::new(0.0));
-                } else {
-                    let finite = F::abs(x) <= F::new(f32::MAX);
-                    nonfinite = nonfinite || !finite;
+        if cols {
+            // 4 × 4 blocks (rows 4·bi …, columns 4·bk …) holding elements with k ≤ i < n: four
+            // vectors down the block's columns, transposed in registers into its row vectors.
+            // Two trips of a run-time loop where they split evenly: unrolled whole, every load
+            // is hoisted and ptxas 13 takes 236 registers (nb = 64, 32 units), against 147.
+            let csv = ss.cs / 4;
+            let trips = comptime!((cfg.nb / 4 * (cfg.nb / 4)).div_ceil(cfg.units));
+            let inner = comptime!(if trips % 2 == 0 { trips / 2 } else { trips });
+            for outer in 0..comptime!(trips / inner) {
+                #[unroll(cfg.unroll)]
+                for it2 in 0..inner {
+                    let it = outer * inner + it2;
+                    let (bk, bi) = vec_slot(it, u, units, vw);
+                    if bk < vw {
+                        let mut g = Array::<V4<F>>::new(4usize);
+                        #[unroll]
+                        for c in 0..4usize {
+                            g[c] = V4::<F>::broadcast(F::new(0.0));
+                            if live && 4 * bi < n && bk <= bi {
+                                g[c] = srcv[sbv + (4 * bk + c) * csv + bi];
+                            }
+                        }
+                        #[unroll]
+                        for r in 0..4usize {
+                            let i = 4 * bi + r;
+                            let mut w = V4::<F>::broadcast(F::new(0.0));
+                            #[unroll]
+                            for c in 0..4usize {
+                                let k = 4 * bk + c;
+                                if k <= i {
+                                    let x = g[c].extract(r);
+                                    w.insert(c, x);
+                                    let finite = F::abs(x) <= F::new(f32::MAX);
+                                    nonfinite = nonfinite || !finite;
+                                }
+                                if i >= n && k == i {
+                                    w.insert(c, F::new(1.0));
+                                }
+                            }
+                            tv[tvb + i * ldv + bk] = w;
+                        }
+                    }
                 }
-                if i >= n && k == i {
-                    w.insert(c, F::new(1.0));
-                }
             }
-            tv[tvb + i * ldv + v] = w;
+        } else {
+            // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n.
+            let rsv = ss.rs / 4;
+            #[unroll(cfg.unroll)]
+            for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
+                let (i, v) = vec_slot(it, u, units, vw);
+                let mut w = V4::<F>::broadcast(F::new(0.0));
+                if live && i < n && 4 * v <= i {
+                    w = srcv[sbv + i * rsv + v];
+                }
+                #[unroll]
+                for c in 0..4usize {
+                    let k = 4 * v + c;
+                    let x = w.extract(c);
+                    if k > i {
+                        w.insert(c, F::new(0.0));
+                    } else {
+                        let finite = F::abs(x) <= F::new(f32::MAX);
+                        nonfinite = nonfinite || !finite;
+                    }
+                    if i >= n && k == i {
+                        w.insert(c, F::new(1.0));
+                    }
+                }
+                tv[tvb + i * ldv + v] = w;
+            }
         }
     }
     let mut vals = Array::<F>::new(chunk);
@@ -288,14 +334,38 @@ pub fn rows_kernel<F: Float>(
     if live && vec {
         let dstv = dst.as_vectorized_mut().with_vector_size_mut::<Const<4>>();
         let dbv = db / 4;
-        let rsv = sd.rs / 4;
-        #[unroll(cfg.unroll)]
-        for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
-            let e = it * units + u;
-            let i = e / vw;
-            let v = e % vw;
-            if i < n && 4 * v < n {
-                dstv[dbv + i * rsv + v] = tv[tvb + i * ldv + v];
+        if cols {
+            // 4 × 4 blocks: their row vectors transposed in registers into vectors down the
+            // columns.
+            let csv = sd.cs / 4;
+            #[unroll(cfg.unroll)]
+            for it in 0..comptime!((cfg.nb / 4 * (cfg.nb / 4)).div_ceil(cfg.units)) {
+                let (bk, bi) = vec_slot(it, u, units, vw);
+                if bk < vw && 4 * bi < n && 4 * bk < n {
+                    let mut h = Array::<V4<F>>::new(4usize);
+                    #[unroll]
+                    for r in 0..4usize {
+                        h[r] = tv[tvb + (4 * bi + r) * ldv + bk];
+                    }
+                    #[unroll]
+                    for c in 0..4usize {
+                        let mut w = V4::<F>::broadcast(F::new(0.0));
+                        #[unroll]
+                        for r in 0..4usize {
+                            w.insert(r, h[r].extract(c));
+                        }
+                        dstv[dbv + (4 * bk + c) * csv + bi] = w;
+                    }
+                }
+            }
+        } else {
+            let rsv = sd.rs / 4;
+            #[unroll(cfg.unroll)]
+            for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
+                let (i, v) = vec_slot(it, u, units, vw);
+                if i < n && 4 * v < n {
+                    dstv[dbv + i * rsv + v] = tv[tvb + i * ldv + v];
+                }
             }
         }
     }
@@ -318,4 +388,17 @@ pub fn rows_kernel<F: Float>(
             flags[b] = bad[m];
         }
     }
+}
+
+/// Vector slot `it` of unit `u`: vector v of line p (a row, or a column with `cols`), lines of
+/// `vw` vectors dealt to the units in order, so a plane's loads and stores are coalesced.
+#[cube]
+fn vec_slot(
+    it: usize,
+    u: usize,
+    #[comptime] units: usize,
+    #[comptime] vw: usize,
+) -> (usize, usize) {
+    let e = it * units + u;
+    (e / vw, e % vw)
 }
