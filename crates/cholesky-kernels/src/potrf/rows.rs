@@ -25,6 +25,7 @@
 //! nb = 64 with vector I/O (`RowsConfig::new`, BENCHMARKS.md). Upper (`cfg.cols`: the kernel's
 //! views are transposed, so their columns are contiguous) moves 4 × 4 blocks: four vectors
 //! down a block's columns, transposed in registers into its rows of `tv`, and back.
+//!
 //! Slots wholly above column j skip it at compile time (unrolled); inside a slot every row
 //! runs every column's update (rows above the column update scratch), so a unit does about
 //! Σ_s ((s + 1)·units)²/2 multiply-adds. With a unit per row that is nb²/2 per unit, about 3×
@@ -390,8 +391,9 @@ pub fn rows_kernel<F: Float>(
     }
 }
 
-/// Vector slot `it` of unit `u`: vector v of line p (a row, or a column with `cols`), lines of
-/// `vw` vectors dealt to the units in order, so a plane's loads and stores are coalesced.
+/// Slot `it` of unit `u`, (p, v) = (e / vw, e % vw) for e = it·units + u: vector v of row p,
+/// or with `cols` block v of block column p. Consecutive units take consecutive v, so a
+/// plane's global loads and stores are coalesced.
 #[cube]
 fn vec_slot(
     it: usize,
