@@ -294,12 +294,7 @@ impl RowsConfig {
     /// every row start (offset, row and batch strides, and the buffer's byte offset) on 16
     /// bytes, n a multiple of 4.
     pub fn vec_fits(view: &View, byte_offset: u64, n: usize, batch: usize) -> bool {
-        view.col_stride == 1
-            && n.is_multiple_of(4)
-            && view.row_stride.is_multiple_of(4)
-            && view.offset.is_multiple_of(4)
-            && (batch <= 1 || view.batch_stride.is_multiple_of(4))
-            && byte_offset.is_multiple_of(16)
+        n.is_multiple_of(4) && View { cols: n, ..*view }.rows_of_4(byte_offset, batch)
     }
 
     /// Cap on the words of one unit's rows where they are unrolled into registers (slot s

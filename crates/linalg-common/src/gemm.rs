@@ -36,6 +36,18 @@ pub struct View {
 }
 
 impl View {
+    /// Whether its rows read and write as 4-vectors: contiguous, `cols` a multiple of 4, and
+    /// every row start (offset, row and batch strides, and the buffer's `byte_offset`) on
+    /// 16 bytes.
+    pub fn rows_of_4(&self, byte_offset: u64, batch: usize) -> bool {
+        self.col_stride == 1
+            && self.cols.is_multiple_of(4)
+            && self.row_stride.is_multiple_of(4)
+            && self.offset.is_multiple_of(4)
+            && (batch <= 1 || self.batch_stride.is_multiple_of(4))
+            && byte_offset.is_multiple_of(16)
+    }
+
     /// The contiguous row-major `[batch, rows, cols]` layout.
     pub fn contiguous(rows: usize, cols: usize) -> Self {
         Self {

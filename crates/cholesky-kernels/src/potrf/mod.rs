@@ -159,7 +159,9 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
         check: false,
         identity: false,
         skip_diag: false,
+        vec: false,
     };
+    // The input copy (with its non-finite check) in 4-vectors where the rows allow it.
     launch_copy(
         ctx.client,
         ctx.launch.hw(),
@@ -169,6 +171,7 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
         &nonfinite,
         CopyConfig {
             check: true,
+            vec: true,
             ..lower_copy
         },
     );

@@ -154,6 +154,7 @@ pub(crate) fn copy_rhs(ctx: &Ctx, b: &MatrixRef, identity: bool) -> ((Handle, us
             check: !identity,
             identity,
             skip_diag: false,
+            vec: false,
         },
     );
     (x, flags)
@@ -182,6 +183,7 @@ pub(crate) fn check_triangle(
             check: true,
             identity: false,
             skip_diag,
+            vec: false,
         },
     );
 }
