@@ -1864,6 +1864,127 @@ pub fn leaf_kernels(client: &Client) {
     }
 }
 
+/// `launch_copy` with 4-vectors asked for (`CopyConfig::vec`, which potrf's input copy uses)
+/// against a host reference, in every mode, on views that take vectors (contiguous; sliced
+/// with 16-byte row starts) and views that fall back to elements (ragged columns, a
+/// misaligned offset). NaN and ∞ sit in the triangle that lower modes must not read, and in
+/// the read part of one matrix, so the flags are checked both ways.
+pub fn copy_modes(client: &Client) {
+    use linalg_common::copy::{CopyConfig, launch_copy};
+    let hw = Hardware::of(client);
+    let batch = 3;
+    let lower = CopyConfig {
+        lower: true,
+        ..CopyConfig::PLAIN
+    };
+    let modes = [
+        ("plain", CopyConfig::PLAIN),
+        ("lower", lower),
+        (
+            "lower, no diagonal",
+            CopyConfig {
+                skip_diag: true,
+                ..lower
+            },
+        ),
+        (
+            "lower, checked",
+            CopyConfig {
+                check: true,
+                ..lower
+            },
+        ),
+        (
+            "check only",
+            CopyConfig {
+                check: true,
+                write: false,
+                ..lower
+            },
+        ),
+        (
+            "identity",
+            CopyConfig {
+                identity: true,
+                ..CopyConfig::PLAIN
+            },
+        ),
+    ];
+    // (what, rows, cols, src offset, src row stride, src batch stride)
+    let views = [
+        ("contiguous", 12usize, 16usize, 0usize, 16usize, 192usize),
+        ("sliced", 12, 16, 8, 20, 260),
+        ("ragged columns", 12, 10, 0, 10, 120),
+        ("misaligned offset", 12, 16, 2, 20, 260),
+    ];
+    for (vwhat, rows, cols, off, rs, bs) in views {
+        let src_view = View {
+            offset: off,
+            rows,
+            cols,
+            row_stride: rs,
+            col_stride: 1,
+            batch_stride: bs,
+        };
+        let mut src = linalg_common::rng::uniform_vec(500 + (off + cols) as u64, off + batch * bs);
+        // Matrix 0: NaN and ∞ above the diagonal only; matrix 1: also NaN at (5, 2).
+        for b in 0..2 {
+            src[off + b * bs + 1] = f32::NAN;
+            src[off + b * bs + 2 * rs + 3] = f32::INFINITY;
+        }
+        src[off + bs + 5 * rs + 2] = f32::NAN;
+        let hs = client.create_from_slice(f32::as_bytes(&src));
+        for (mwhat, base) in modes {
+            let mut out = Vec::new();
+            for vec in [false, true] {
+                let dst = vec![7.0f32; batch * rows * cols];
+                let hd = client.create_from_slice(f32::as_bytes(&dst));
+                let hf = client.create_from_slice(u32::as_bytes(&vec![0u32; batch]));
+                let len_s = src.len();
+                launch_copy(
+                    client,
+                    &hw,
+                    batch,
+                    (&hs, len_s, src_view),
+                    (&hd, dst.len(), View::contiguous(rows, cols)),
+                    &hf,
+                    CopyConfig { vec, ..base },
+                );
+                let d = linalg_common::matrix::read_prefix::<f32>(client, hd, dst.len()).unwrap();
+                let f = linalg_common::matrix::read_prefix::<u32>(client, hf, batch).unwrap();
+                out.push((d, f));
+            }
+            for (k, (d, f)) in out.iter().enumerate() {
+                let what = format!("{vwhat}, {mwhat}, vec asked {}", k == 1);
+                for b in 0..batch {
+                    let mut bad = false;
+                    for i in 0..rows {
+                        for j in 0..cols {
+                            let read = !base.identity
+                                && (!base.lower || (j <= i && !(base.skip_diag && j == i)));
+                            let x = src[off + b * bs + i * rs + j];
+                            bad |= read && !x.is_finite();
+                            let want = if !base.write {
+                                7.0
+                            } else if base.identity {
+                                f32::from(u8::from(i == j))
+                            } else if read {
+                                x
+                            } else {
+                                0.0
+                            };
+                            let got = d[b * rows * cols + i * cols + j];
+                            assert_eq!(got.to_bits(), want.to_bits(), "{what}: ({b}, {i}, {j})");
+                        }
+                    }
+                    let flagged = base.check && bad;
+                    assert_eq!(f[b], u32::from(flagged), "{what}: flag of matrix {b}");
+                }
+            }
+        }
+    }
+}
+
 macro_rules! testgen {
     ($name:ident, $device:expr) => {
         mod $name {
@@ -1884,6 +2005,10 @@ macro_rules! testgen {
             #[test]
             fn large_matrix() {
                 super::large_matrix(&client());
+            }
+            #[test]
+            fn copy_modes() {
+                super::copy_modes(&client());
             }
             #[test]
             fn conditioning() {
