@@ -325,7 +325,7 @@ impl RowsConfig {
         vec: Option<bool>,
     ) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256;
-        let vec_fits = vec_fits && hw.vector_views;
+        let vec_fits = vec_fits && hw.vector_views && nb.is_multiple_of(4);
         let two_rows = Self {
             nb,
             units: nb / 2,
@@ -336,7 +336,6 @@ impl RowsConfig {
         };
         let two = gpu
             && vec_fits
-            && nb.is_multiple_of(4)
             && vec != Some(false)
             && nb > 32
             && nb.is_multiple_of(2)
@@ -348,7 +347,7 @@ impl RowsConfig {
         } else {
             nb
         });
-        let vec = vec_fits && nb.is_multiple_of(4) && vec.unwrap_or(!gpu || units < nb || nb <= 16);
+        let vec = vec_fits && vec.unwrap_or(!gpu || units < nb || nb <= 16);
         let mats = mats.unwrap_or(if gpu { (32 / units.max(1)).max(1) } else { 1 });
         let cfg = Self {
             nb,
@@ -379,6 +378,11 @@ impl RowsConfig {
     pub fn shared_bytes(&self) -> usize {
         let row = if self.vec { self.nb + 4 } else { self.nb + 1 };
         4 * self.mats * (self.nb * row + 2 * self.nb + 1)
+    }
+
+    /// With `cols`: trips of the units over the nb/4 × nb/4 blocks of 4 × 4.
+    pub fn block_trips(&self) -> usize {
+        (self.nb / 4 * (self.nb / 4)).div_ceil(self.units)
     }
 
     /// Loads in flight per unit before their shared-memory stores: the largest power of two

@@ -112,38 +112,38 @@ fn copy_kernel<F: Float>(
 ) {
     let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
     let idx = CUBE_POS_X as usize * CUBE_DIM_X as usize + UNIT_POS as usize;
-    if comptime!(cfg.vec) {
-        if bidx < batch && idx < count {
+    if bidx < batch && idx < count {
+        if comptime!(cfg.vec) {
             copy_vec::<F>(src, dst, flags, ss, sd, cols, idx, bidx, cfg);
-        }
-    } else if bidx < batch && idx < count {
-        let i = idx / cols;
-        let j = idx % cols;
-        let mut v = F::new(0.0);
-        if comptime!(cfg.identity) {
-            if i == j {
-                v = F::new(1.0);
-            }
         } else {
-            let mut read = true;
-            if comptime!(cfg.lower) {
-                read = j <= i;
-            }
-            if comptime!(cfg.skip_diag) {
-                read = read && j != i;
-            }
-            if read {
-                v = src[ss.offset + bidx * ss.bs + i * ss.rs + j * ss.cs];
-                if comptime!(cfg.check) {
-                    let finite = F::abs(v) <= F::new(f32::MAX);
-                    if !finite {
-                        flags[bidx] = 1;
+            let i = idx / cols;
+            let j = idx % cols;
+            let mut v = F::new(0.0);
+            if comptime!(cfg.identity) {
+                if i == j {
+                    v = F::new(1.0);
+                }
+            } else {
+                let mut read = true;
+                if comptime!(cfg.lower) {
+                    read = j <= i;
+                }
+                if comptime!(cfg.skip_diag) {
+                    read = read && j != i;
+                }
+                if read {
+                    v = src[ss.offset + bidx * ss.bs + i * ss.rs + j * ss.cs];
+                    if comptime!(cfg.check) {
+                        let finite = F::abs(v) <= F::new(f32::MAX);
+                        if !finite {
+                            flags[bidx] = 1;
+                        }
                     }
                 }
             }
-        }
-        if comptime!(cfg.write) {
-            dst[sd.offset + bidx * sd.bs + i * sd.rs + j * sd.cs] = v;
+            if comptime!(cfg.write) {
+                dst[sd.offset + bidx * sd.bs + i * sd.rs + j * sd.cs] = v;
+            }
         }
     }
 }

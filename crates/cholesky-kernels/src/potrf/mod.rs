@@ -94,10 +94,9 @@ pub fn potrf(
 pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> CholeskyOutput {
     let batch = a.batch;
     let out = ctx.buffer(batch * n * n);
-    // Vector I/O for the rows kernel: the input's rows and the new factor's (with upper the
-    // kernel reads both transposed, so down their columns).
-    let vec_fits = RowsConfig::vec_fits(&a.view, a.handle.offset_start.unwrap_or(0), n, batch)
-        && RowsConfig::vec_fits(&View::contiguous(n, n), 0, n, batch);
+    // Vector I/O for the rows kernel: the input's rows (the new factor is contiguous, so its
+    // rows fit wherever n does; with upper the kernel reads both transposed, down columns).
+    let vec_fits = RowsConfig::vec_fits(&a.view, a.handle.offset_start.unwrap_or(0), n, batch);
     let small = if n <= ctx.launch.leaf.nb && !a.is_empty() {
         match ctx.launch.batched_leaf {
             BatchedLeaf::Rows => ctx
@@ -408,12 +407,12 @@ fn launch_small(
         // here), and `info[b]`, `flags[b]`; no two units of different matrices touch the same
         // elements. Shared indices stay below mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and
         // mats (`bad`); register indices below nb²/units, `tv` below mats·nb·(nb/4 + 1).
-        // Vector I/O only where `vec_fits` held for both views in the matrix's orientation
-        // (`potrf_in`; the kernel's lines are those rows): every vector index is
-        // (line start)/4 + v with the line start a multiple of 4 elements from a
-        // 16-byte-aligned binding and 4v < n with n a multiple of 4, so each vector lies
-        // inside a line of the matrix. Barriers: the early exit is uniform per cube (every
-        // matrix past the batch), and every unit runs every column step.
+        // Vector I/O only where `vec_fits` held for the input in the matrix's orientation
+        // (`potrf_in`; the factor is contiguous; the kernel's lines are those rows): every
+        // vector index is (line start)/4 + v with the line start a multiple of 4 elements
+        // from a 16-byte-aligned binding and 4v < n with n a multiple of 4, so each vector
+        // lies inside a line of the matrix. Barriers: the early exit is uniform per cube
+        // (every matrix past the batch), and every unit runs every column step.
         Small::Rows(cfg) => unsafe { launch!(rows::rows_kernel::launch_unchecked::<f32>, cfg) },
     }
 }

@@ -112,7 +112,7 @@ pub fn rows_kernel<F: Float>(
             // Two trips of a run-time loop where they split evenly: unrolled whole, every load
             // is hoisted and ptxas 13 takes 236 registers (nb = 64, 32 units), against 147.
             let csv = ss.cs / 4;
-            let trips = comptime!((cfg.nb / 4 * (cfg.nb / 4)).div_ceil(cfg.units));
+            let trips = comptime!(cfg.block_trips());
             let inner = comptime!(if trips % 2 == 0 { trips / 2 } else { trips });
             for outer in 0..comptime!(trips / inner) {
                 #[unroll(cfg.unroll)]
@@ -340,7 +340,7 @@ pub fn rows_kernel<F: Float>(
             // columns.
             let csv = sd.cs / 4;
             #[unroll(cfg.unroll)]
-            for it in 0..comptime!((cfg.nb / 4 * (cfg.nb / 4)).div_ceil(cfg.units)) {
+            for it in 0..comptime!(cfg.block_trips()) {
                 let (bk, bi) = vec_slot(it, u, units, vw);
                 if bk < vw && 4 * bi < n && 4 * bk < n {
                     let mut h = Array::<V4<F>>::new(4usize);
