@@ -8,7 +8,7 @@
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [tiles=...] > kernel.ll
-//! cargo run ... --example ptx_probe -- rows [NB] [scalar | cols] [units=U] > rows.ll
+//! cargo run ... --example ptx_probe -- rows [NB] [scalar | cols [whole]] [units=U] > rows.ll
 //! cargo run ... --example ptx_probe -- fused > fused.ll
 //! ```
 //! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tf32`: one TF32
@@ -17,7 +17,7 @@
 //! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), one
 //! matrix per cube, a unit per row (`units=U`: U units; the GPU default at 64 is `units=32`),
 //! with vector I/O (`scalar`: without; `cols`: down the columns of upper's transposed
-//! views). `fused`: potrf's fused SYRK + next
+//! views, `whole`: their block load in one trip). `fused`: potrf's fused SYRK + next
 //! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
 //! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
 //! spill that way). With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
@@ -53,6 +53,7 @@ fn main() {
             unroll: true,
             vec: !args.iter().any(|a| a == "scalar"),
             cols: args.iter().any(|a| a == "cols"),
+            load_whole: args.iter().any(|a| a == "whole"),
         };
         // `cols`: upper's transposed views (columns contiguous).
         let strides = || {

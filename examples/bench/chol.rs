@@ -772,6 +772,41 @@ pub fn precision_sweep(client: &Client, samples: usize) {
     }
 }
 
+/// `calls` potrf calls on one batch of SPD matrices with the default parameters, then a
+/// check that every matrix factored: a short launch sequence for a profiler; then, with
+/// `samples` > 0, the median time per call (device and wall clock).
+pub fn potrf_probe(client: &Client, b: usize, n: usize, upper: bool, calls: usize, samples: usize) {
+    let a = spd_dominant(17, b, n);
+    let h = client.create_from_slice(f32::as_bytes(&a));
+    let m = MatrixRef::dense(&h, b, n, n);
+    let p = CholeskyParams::default();
+    for _ in 1..calls.max(1) {
+        let _ = potrf(client, m, upper, &p).expect("potrf");
+    }
+    let out = potrf(client, m, upper, &p)
+        .expect("potrf")
+        .read(client)
+        .expect("read");
+    assert!(out.info.iter().all(|&x| x == 0), "{b}x{n}: info");
+    let s = (b - 1) * n * n..b * n * n;
+    // The dense residual is O(n³) on the host: only for the small orders profiled here.
+    let resid = (n <= 1368).then(|| cholesky_residual(&a[s.clone()], &out.l[s], n, upper).0);
+    let resid = resid.map_or("not checked".to_string(), |r| format!("{r:.1e}"));
+    println!(
+        "potrf probe {b}x{n} upper={upper} calls={calls}: residual of the last matrix {resid}"
+    );
+    if samples > 0 {
+        let (d, w) = measure(client, samples, 0.05, || {
+            let _ = potrf(client, m, upper, &p).expect("potrf");
+        });
+        let d = d.map_or("-".to_string(), |d| format!("{:.4}", d * 1e3));
+        println!(
+            "potrf probe {b}x{n} upper={upper}: ms per call, device {d}, wall {:.4}",
+            w * 1e3
+        );
+    }
+}
+
 /// Host cost of one kernel launch: 2000 launches of a 1×1×1 GEMM between two synchronisations.
 pub fn launch_probe(client: &Client) {
     let hw = linalg_common::launch::Hardware::of(client);

@@ -22,6 +22,7 @@ use serde::Serialize;
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
       [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
       [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
+      [--potrf-probe 1024x64] [--upper] [--calls 3] [--samples 0] (potrf with the default parameters, a few calls and nothing else, for ncu; then timed if samples > 0)
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
@@ -217,6 +218,19 @@ fn main() {
     }
     if args.flag("launch-probe") {
         chol::launch_probe(&client);
+        return;
+    }
+    if let Some(shape) = args.get("potrf-probe") {
+        let (b, n) = pairs(&args, "potrf-probe", shape)[0];
+        let calls = args.num("calls", 3usize);
+        chol::potrf_probe(
+            &client,
+            b,
+            n,
+            args.flag("upper"),
+            calls,
+            args.num("samples", 0usize),
+        );
         return;
     }
     if args.flag("blocked-sweep") {

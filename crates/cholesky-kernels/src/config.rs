@@ -76,6 +76,12 @@ pub struct CholeskyParams {
     /// [`RowsConfig::new`] measured (on GPUs with two rows per unit, which it then takes, or
     /// rows of at most 16 words; elsewhere on).
     pub small_vec: Option<bool>,
+    /// With upper's vector load in [`BatchedLeaf::Rows`] ([`RowsConfig::cols`]): every 4 × 4
+    /// block's loads issued at once (`Some(true)`) or in two trips (`Some(false)`). Default:
+    /// at once on GPUs where the batch is at most 8 cubes per multiprocessor, which then all
+    /// run together (H200, upper 64²: 19.6 µs against 20.1 at a batch of 1024; at 4096 the
+    /// extra registers cost cubes per multiprocessor, 87.2 against 73.9), else two trips.
+    pub small_load_whole: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
     /// the GEMM recursion; 0 disables. Default 16 (H200, n = 4096: 3.1× faster at k = 1,
@@ -287,6 +293,9 @@ pub struct RowsConfig {
     /// transposed views), so its vectors run down columns, four to a 4 × 4 block that each
     /// unit transposes in registers.
     pub cols: bool,
+    /// With `cols`: the block load's loads all issued before their shared-memory stores
+    /// (more registers), instead of in two trips ([`CholeskyParams::small_load_whole`]).
+    pub load_whole: bool,
 }
 
 impl RowsConfig {
@@ -333,6 +342,7 @@ impl RowsConfig {
             unroll: gpu,
             vec: true,
             cols,
+            load_whole: false,
         };
         let two = gpu
             && vec_fits
@@ -356,6 +366,7 @@ impl RowsConfig {
             unroll: gpu,
             vec,
             cols: vec && cols,
+            load_whole: false,
         };
         let ok = nb >= 1
             && units >= 1
@@ -373,11 +384,40 @@ impl RowsConfig {
         self.units * slots * (slots + 1) / 2
     }
 
-    /// Per matrix: the staging block (nb rows of nb/4 + 1 4-vectors with `vec`, else of
-    /// nb + 1 words), two column buffers, a flag.
+    /// Per matrix: the staging block ([`Self::vec_block`] 4-vectors with `vec`, else nb rows
+    /// of nb + 1 words), two column buffers, a flag.
     pub fn shared_bytes(&self) -> usize {
-        let row = if self.vec { self.nb + 4 } else { self.nb + 1 };
-        4 * self.mats * (self.nb * row + 2 * self.nb + 1)
+        let staging = if self.vec {
+            4 * self.vec_block()
+        } else {
+            self.nb * (self.nb + 1)
+        };
+        4 * self.mats * (staging + 2 * self.nb + 1)
+    }
+
+    /// With `vec`: 4-vectors per staging row. Lower: nb/4 + 1, so eight consecutive rows (a
+    /// unit each) fall on distinct 16-byte bank groups. Upper (`cols`) also reads and writes
+    /// rows 4·b + r for eight consecutive b (its 4 × 4 blocks), which no row stride spreads:
+    /// there the rows are skewed (vector v of row i at i·vec_row + i/4 + v, see
+    /// [`Self::vec_skew`]) and vec_row is the least ≥ nb/4 that is 2 mod 4, which spreads both
+    /// (H200, upper 1024 × 64²: 20.0 µs against 21.1 with nb/4 + 1 unskewed).
+    pub fn vec_row(&self) -> usize {
+        let vw = self.nb / 4;
+        if self.vec_skew() {
+            vw + (6 - vw % 4) % 4
+        } else {
+            vw + 1
+        }
+    }
+
+    /// With `vec`: whether staging rows are skewed by one vector per four rows (upper).
+    pub fn vec_skew(&self) -> bool {
+        self.cols
+    }
+
+    /// With `vec`: 4-vectors of one matrix's staging block.
+    pub fn vec_block(&self) -> usize {
+        self.nb * self.vec_row() + if self.vec_skew() { self.nb / 4 } else { 0 }
     }
 
     /// With `cols`: trips of the units over the nb/4 × nb/4 blocks of 4 × 4.
@@ -615,6 +655,7 @@ pub struct CholeskyLaunch {
     small_units: Option<usize>,
     small_mats: Option<usize>,
     small_vec: Option<bool>,
+    small_load_whole: Option<bool>,
     hw: Hardware,
 }
 
@@ -725,6 +766,7 @@ impl CholeskyLaunch {
             small_units: params.small_units,
             small_mats: params.small_mats,
             small_vec: params.small_vec,
+            small_load_whole: params.small_load_whole,
             leaf_kernel: params.leaf_kernel.unwrap_or(LeafKernel::Blocked),
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
@@ -780,10 +822,16 @@ impl CholeskyLaunch {
 
     /// The register-row batched kernel for order n ≤ nb (the same nb as [`Self::leaf_for`]);
     /// `vec_fits`: the op's views allow vector I/O ([`RowsConfig::vec_fits`]); `upper`: the
-    /// kernel reads them transposed.
-    pub fn rows_for(&self, n: usize, vec_fits: bool, upper: bool) -> Option<RowsConfig> {
+    /// kernel reads them transposed; `batch`: matrices in the launch.
+    pub fn rows_for(
+        &self,
+        n: usize,
+        vec_fits: bool,
+        upper: bool,
+        batch: usize,
+    ) -> Option<RowsConfig> {
         let nb = self.leaf_for(n).nb;
-        RowsConfig::new(
+        let mut cfg = RowsConfig::new(
             &self.hw,
             nb,
             self.small_units.map(|u| u.min(nb)),
@@ -791,7 +839,13 @@ impl CholeskyLaunch {
             vec_fits,
             upper,
             self.small_vec,
-        )
+        )?;
+        let one_wave = self
+            .hw
+            .num_sms
+            .is_some_and(|s| batch.div_ceil(cfg.mats) <= 8 * s as usize);
+        cfg.load_whole = cfg.cols && self.small_load_whole.unwrap_or(cfg.unroll && one_wave);
+        Some(cfg)
     }
 
     /// The fused SYRK + diagonal block (`potrf/fused.rs`) for the update of an m×m lower

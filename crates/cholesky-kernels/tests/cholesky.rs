@@ -1158,14 +1158,27 @@ pub fn batched_small(client: &Client) {
     for n in [16usize, 64] {
         for upper in [false, true] {
             assert!(
-                !no_views.rows_for(n, true, upper).expect("rows").vec,
+                !no_views.rows_for(n, true, upper, 9).expect("rows").vec,
                 "n={n}"
             );
-            let cfg = launch.rows_for(n, true, upper).expect("rows");
+            let cfg = launch.rows_for(n, true, upper, 9).expect("rows");
             assert_eq!(cfg.vec, hw.vector_views, "n={n} upper={upper}");
             assert_eq!(cfg.cols, cfg.vec && upper, "n={n} upper={upper}");
+            // Upper's block load in one trip on GPUs where the batch runs in one wave.
+            let one_wave = gpu && hw.num_sms.is_some();
+            assert_eq!(cfg.load_whole, cfg.cols && one_wave, "n={n} upper={upper}");
+            if let Some(sms) = hw.num_sms {
+                let big = 8 * sms as usize * cfg.mats + 1;
+                let cfg = launch.rows_for(n, true, upper, big).expect("rows");
+                assert!(!cfg.load_whole, "n={n} upper={upper} batch {big}");
+            }
         }
     }
+    // Upper's other block load (two trips on GPUs, where batches this small take one).
+    let rows_load = CholeskyParams {
+        small_load_whole: Some(!gpu),
+        ..def
+    };
     // The rows kernel's scalar load and store where the default takes vectors (lower, n a
     // multiple of 4).
     let rows_scalar = CholeskyParams {
@@ -1178,12 +1191,16 @@ pub fn batched_small(client: &Client) {
         for (p, upto) in [(def, 64), (rows_multi, 32)] {
             let launch = CholeskyLaunch::new(&hw, &p).expect("launch");
             let rows = [false, true].into_iter().all(|upper| {
-                launch.rows_for(n, false, upper).is_some()
-                    && launch.rows_for(n, true, upper).is_some()
+                launch.rows_for(n, false, upper, 9).is_some()
+                    && launch.rows_for(n, true, upper, 9).is_some()
             });
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
-        for p in [def, rows_scalar, rows_multi, crout, tiled, crout_one] {
+        let load = (n == 32 || n == 64).then_some(rows_load);
+        for p in [def, rows_scalar, rows_multi, crout, tiled, crout_one]
+            .into_iter()
+            .chain(load)
+        {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
             let fail_at = |b: usize| (b % 3 == 1).then_some((b * 7) % n);
@@ -1261,11 +1278,16 @@ pub fn batched_small(client: &Client) {
             }
             let h = client.create_from_slice(f32::as_bytes(&buf));
             let cfg = launch
-                .rows_for(n, RowsConfig::vec_fits(&view, 0, n, batch), stored_upper)
+                .rows_for(
+                    n,
+                    RowsConfig::vec_fits(&view, 0, n, batch),
+                    stored_upper,
+                    batch,
+                )
                 .expect("rows");
             assert_eq!(cfg.vec, n == 60 && hw.vector_views, "n={n}");
             assert_eq!(cfg.cols, cfg.vec && stored_upper, "n={n}");
-            for p in [def, rows_scalar, rows_multi, crout] {
+            for p in [def, rows_scalar, rows_multi, crout, rows_load] {
                 let uplos: &[bool] = if stored_upper {
                     &[true]
                 } else {

@@ -101,7 +101,7 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
         match ctx.launch.batched_leaf {
             BatchedLeaf::Rows => ctx
                 .launch
-                .rows_for(n, vec_fits, upper)
+                .rows_for(n, vec_fits, upper, batch)
                 .map(Small::Rows)
                 .or_else(|| ctx.launch.small_for(n).map(Small::Crout)),
             BatchedLeaf::Crout => ctx.launch.small_for(n).map(Small::Crout),

@@ -87,13 +87,14 @@ pub fn rows_kernel<F: Float>(
         cfg.mats * cfg.nb * (cfg.nb + 1)
     }));
     let mut tv = Shared::<[V4<F>]>::new_slice(comptime!(if cfg.vec {
-        cfg.mats * cfg.nb * (cfg.nb / 4 + 1)
+        cfg.mats * cfg.vec_block()
     } else {
         1
     }));
     let vw = comptime!(cfg.nb / 4);
-    let ldv = comptime!(cfg.nb / 4 + 1);
-    let tvb = m * comptime!(cfg.nb * (cfg.nb / 4 + 1));
+    let ldv = comptime!(cfg.vec_row());
+    let skew = comptime!(cfg.vec_skew());
+    let tvb = m * comptime!(cfg.vec_block());
     let mut col = Shared::<[F]>::new_slice(comptime!(2 * cfg.mats * cfg.nb));
     let mut bad = Shared::<[u32]>::new_slice(comptime!(cfg.mats));
     let tb = m * comptime!(cfg.nb * (cfg.nb + 1));
@@ -109,11 +110,16 @@ pub fn rows_kernel<F: Float>(
         if cols {
             // 4 × 4 blocks (rows 4·bi …, columns 4·bk …) holding elements with k ≤ i < n: four
             // vectors down the block's columns, transposed in registers into its row vectors.
-            // Two trips of a run-time loop where they split evenly: unrolled whole, every load
-            // is hoisted and ptxas 13 takes 236 registers (nb = 64, 32 units), against 147.
+            // `load_whole`: unrolled whole, every load is issued before the first store
+            // (ptxas 13, nb = 64, 32 units: 224 registers); else two trips of a run-time loop
+            // where they split evenly (141 registers).
             let csv = ss.cs / 4;
             let trips = comptime!(cfg.block_trips());
-            let inner = comptime!(if trips % 2 == 0 { trips / 2 } else { trips });
+            let inner = comptime!(if cfg.load_whole || trips % 2 != 0 {
+                trips
+            } else {
+                trips / 2
+            });
             for outer in 0..comptime!(trips / inner) {
                 #[unroll(cfg.unroll)]
                 for it2 in 0..inner {
@@ -145,7 +151,7 @@ pub fn rows_kernel<F: Float>(
                                     w.insert(c, F::new(1.0));
                                 }
                             }
-                            tv[tvb + i * ldv + bk] = w;
+                            tv[tvb + tv_at(i, bk, ldv, skew)] = w;
                         }
                     }
                 }
@@ -174,7 +180,7 @@ pub fn rows_kernel<F: Float>(
                         w.insert(c, F::new(1.0));
                     }
                 }
-                tv[tvb + i * ldv + v] = w;
+                tv[tvb + tv_at(i, v, ldv, skew)] = w;
             }
         }
     }
@@ -230,7 +236,7 @@ pub fn rows_kernel<F: Float>(
             #[unroll(cfg.unroll)]
             for v in 0..vw {
                 if 4 * v < (s + 1) * units {
-                    let w = tv[tvb + i * ldv + v];
+                    let w = tv[tvb + tv_at(i, v, ldv, skew)];
                     #[unroll]
                     for c in 0..4usize {
                         if 4 * v + c < (s + 1) * units {
@@ -313,7 +319,7 @@ pub fn rows_kernel<F: Float>(
                         }
                     }
                 }
-                tv[tvb + i * ldv + v] = w;
+                tv[tvb + tv_at(i, v, ldv, skew)] = w;
             }
         } else {
             #[unroll(cfg.unroll)]
@@ -346,7 +352,7 @@ pub fn rows_kernel<F: Float>(
                     let mut h = Array::<V4<F>>::new(4usize);
                     #[unroll]
                     for r in 0..4usize {
-                        h[r] = tv[tvb + (4 * bi + r) * ldv + bk];
+                        h[r] = tv[tvb + tv_at(4 * bi + r, bk, ldv, skew)];
                     }
                     #[unroll]
                     for c in 0..4usize {
@@ -365,7 +371,7 @@ pub fn rows_kernel<F: Float>(
             for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
                 let (i, v) = vec_slot(it, u, units, vw);
                 if i < n && 4 * v < n {
-                    dstv[dbv + i * rsv + v] = tv[tvb + i * ldv + v];
+                    dstv[dbv + i * rsv + v] = tv[tvb + tv_at(i, v, ldv, skew)];
                 }
             }
         }
@@ -403,4 +409,15 @@ fn vec_slot(
 ) -> (usize, usize) {
     let e = it * units + u;
     (e / vw, e % vw)
+}
+
+/// Vector v of staging row i: `ldv` ([`RowsConfig::vec_row`]) vectors per row, with `skew`
+/// one more per four rows ([`RowsConfig::vec_skew`]).
+#[cube]
+fn tv_at(i: usize, v: usize, #[comptime] ldv: usize, #[comptime] skew: bool) -> usize {
+    let mut at = i * ldv + v;
+    if skew {
+        at += i / 4;
+    }
+    at
 }
