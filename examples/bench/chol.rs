@@ -776,6 +776,10 @@ pub fn precision_sweep(client: &Client, samples: usize) {
 /// check that every matrix factored: a short launch sequence for a profiler; then, with
 /// `samples` > 0, the median time per call (device and wall clock).
 pub fn potrf_probe(client: &Client, b: usize, n: usize, upper: bool, calls: usize, samples: usize) {
+    if b == 0 || n == 0 {
+        eprintln!("--potrf-probe {b}x{n}: a batch of at least one matrix of order at least 1");
+        std::process::exit(2);
+    }
     let a = spd_dominant(17, b, n);
     let h = client.create_from_slice(f32::as_bytes(&a));
     let m = MatrixRef::dense(&h, b, n, n);

@@ -79,8 +79,9 @@ pub struct CholeskyParams {
     /// With upper's vector load in [`BatchedLeaf::Rows`] ([`RowsConfig::cols`]): every 4 × 4
     /// block's loads issued at once (`Some(true)`) or in two trips (`Some(false)`). Default:
     /// at once on GPUs where the batch is at most 8 cubes per multiprocessor, which then all
-    /// run together (H200, upper 64²: 19.6 µs against 20.1 at a batch of 1024; at 4096 the
-    /// extra registers cost cubes per multiprocessor, 87.2 against 73.9), else two trips.
+    /// run together (H200, upper 64²: 19.5–19.7 µs against 19.9–20.2 at a batch of 1024; at
+    /// 4096 the extra registers cost cubes per multiprocessor, 87.1–87.3 against 73.7–74.0),
+    /// else two trips.
     pub small_load_whole: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
