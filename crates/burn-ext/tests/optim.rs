@@ -36,6 +36,12 @@ impl Mlp {
                 [i, o],
                 device,
             ));
+            // The bias from the seed too (LinearConfig's is random): the same run every time.
+            l.bias = Some(Param::from_tensor(upload(
+                uniform_vec(s + 100, o).iter().map(|v| v * 0.1).collect(),
+                [o],
+                device,
+            )));
             l
         };
         Self {
@@ -92,7 +98,10 @@ fn optimizer(kind: &str, model: &Mlp) -> ModuleOptimizer {
     }
 }
 
-const KINDS: [(&str, f64); 3] = [("soap", 0.01), ("dion-qr", 0.05), ("dion-cholqr", 0.05)];
+/// Optimizer and learning rate. SOAP at 0.01 ended 40 steps at 0.25–0.31 of the first loss
+/// with LinearConfig's random biases, at the bound; at 0.02 from the seeded init it ends at
+/// 0.046 on the CPU runtime and on flex (the Dion variants at 0.075).
+const KINDS: [(&str, f64); 3] = [("soap", 0.02), ("dion-qr", 0.05), ("dion-cholqr", 0.05)];
 
 #[test]
 fn trains_a_tiny_mlp() {
