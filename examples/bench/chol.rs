@@ -981,11 +981,13 @@ fn uplo_table(
 /// alternating with `scalar`: scalar I/O, so a unit per row; 32 units and two matrices per
 /// cube; 64 units with vector I/O; 16 units; units capped at nb; a width whose rows do not fit
 /// the registers runs the Crout kernel), left-looking with a small cube per matrix
-/// (a unit per row), and the register-tiled leaf; then the rows kernel's variants for upper.
+/// (a unit per row), and the register-tiled leaf; then the rows kernel's variants for upper,
+/// and its block load in one trip (`load1`) and in two (`load2`).
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
     let shapes = [
         (1024, 64),
+        (4096, 64),
         (4096, 32),
         (16384, 16),
         (256, 64),
@@ -1025,8 +1027,18 @@ pub fn small_sweep(client: &Client, samples: usize) {
         variant("tiled", BatchedLeaf::Tiled, None, None),
     ];
     params_table(client, samples, &shapes, &variants);
-    // Upper: the transposed views (vector I/O down their columns where it fits).
-    uplo_table(client, samples, &shapes, &variants[..6], true);
+    // Upper: the transposed views (vector I/O down their columns where it fits), with its
+    // block load forced to one trip and to two.
+    let load = |label: &str, whole| {
+        let p = CholeskyParams {
+            small_load_whole: Some(whole),
+            ..CholeskyParams::default()
+        };
+        (label.to_string(), p)
+    };
+    let mut upper = variants[..6].to_vec();
+    upper.extend([load("load1", true), load("load2", false)]);
+    uplo_table(client, samples, &shapes, &upper, true);
 }
 
 /// The right-looking cutoff (`blocked_below`: diagonal blocks up to this order split off one
