@@ -406,7 +406,8 @@ fn launch_small(
         // (i, k) < (n, n) of matrix b of `dst` (views checked by the public op, debug-checked
         // here), and `info[b]`, `flags[b]`; no two units of different matrices touch the same
         // elements. Shared indices stay below mats·nb·(nb + 1) (`t`), 2·mats·nb (`col`) and
-        // mats (`bad`); register indices below nb²/units, `tv` below mats·nb·(nb/4 + 1).
+        // mats (`bad`); register indices below nb²/units, `tv` below mats·`vec_block()` (the
+        // largest `tv_at`, row nb − 1 and vector nb/4 − 1, is below one block).
         // Vector I/O only where `vec_fits` held for the input in the matrix's orientation
         // (`potrf_in`; the factor is contiguous; the kernel's lines are those rows): every
         // vector index is (line start)/4 + v with the line start a multiple of 4 elements

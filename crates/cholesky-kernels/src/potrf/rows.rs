@@ -18,13 +18,15 @@
 //! Vector I/O (`cfg.vec`, only where both matrices' rows are contiguous and 16-byte aligned
 //! and n is a multiple of 4): the load reads the lower triangle's 4-vectors (those with
 //! 4v ≤ i, so up to three elements past the diagonal; they are zeroed before any use or check)
-//! coalesced into `tv` (rows nb/4 + 1 vectors apart), and each unit takes its rows from there;
+//! coalesced into `tv` (for lower, rows nb/4 + 1 vectors apart), and each unit takes its rows from there;
 //! the store goes back the same way. Same values, far fewer instructions than the scalar
 //! path's per-element index arithmetic (ptxas 13, nb = 64, 32 units: 7024 against 9584), which
 //! also leaves two rows per unit in 189 registers without spilling: the GPU default for
 //! nb = 64 with vector I/O (`RowsConfig::new`, BENCHMARKS.md). Upper (`cfg.cols`: the kernel's
 //! views are transposed, so their columns are contiguous) moves 4 × 4 blocks: four vectors
-//! down a block's columns, transposed in registers into its rows of `tv`, and back.
+//! down a block's columns, transposed in registers into its rows of `tv`, and back. Its units
+//! then touch rows 4·b + r for consecutive b, so its staging rows are skewed
+//! (`RowsConfig::vec_row`, [`tv_at`]) to keep those 128-bit accesses free of bank conflicts.
 //!
 //! Slots wholly above column j skip it at compile time (unrolled); inside a slot every row
 //! runs every column's update (rows above the column update scratch), so a unit does about
