@@ -772,10 +772,18 @@ pub fn precision_sweep(client: &Client, samples: usize) {
     }
 }
 
-/// `calls` potrf calls on one batch of SPD matrices with the default parameters, then a
-/// check that every matrix factored: a short launch sequence for a profiler; then, with
-/// `samples` > 0, the median time per call (device and wall clock).
-pub fn potrf_probe(client: &Client, b: usize, n: usize, upper: bool, calls: usize, samples: usize) {
+/// `calls` potrf calls on one batch of SPD matrices with the default parameters (but
+/// `small_load_whole` where given), then a check that every matrix factored: a short launch
+/// sequence for a profiler; then, with `samples` > 0, the median time per call (device and
+/// wall clock).
+pub fn potrf_probe(
+    client: &Client,
+    (b, n): (usize, usize),
+    upper: bool,
+    load_whole: Option<bool>,
+    calls: usize,
+    samples: usize,
+) {
     if b == 0 || n == 0 {
         eprintln!("--potrf-probe {b}x{n}: a batch of at least one matrix of order at least 1");
         std::process::exit(2);
@@ -783,7 +791,10 @@ pub fn potrf_probe(client: &Client, b: usize, n: usize, upper: bool, calls: usiz
     let a = spd_dominant(17, b, n);
     let h = client.create_from_slice(f32::as_bytes(&a));
     let m = MatrixRef::dense(&h, b, n, n);
-    let p = CholeskyParams::default();
+    let p = CholeskyParams {
+        small_load_whole: load_whole,
+        ..CholeskyParams::default()
+    };
     for _ in 1..calls.max(1) {
         let _ = potrf(client, m, upper, &p).expect("potrf");
     }
@@ -981,8 +992,8 @@ fn uplo_table(
 /// alternating with `scalar`: scalar I/O, so a unit per row; 32 units and two matrices per
 /// cube; 64 units with vector I/O; 16 units; units capped at nb; a width whose rows do not fit
 /// the registers runs the Crout kernel), left-looking with a small cube per matrix
-/// (a unit per row), and the register-tiled leaf; then the rows kernel's variants for upper,
-/// and its block load in one trip (`load1`) and in two (`load2`).
+/// (a unit per row), and the register-tiled leaf, the vector load in one trip (`load1`) and
+/// in two (`load2`); then the rows kernel's variants for upper, and its loads likewise.
 pub fn small_sweep(client: &Client, samples: usize) {
     use cholesky_kernels::BatchedLeaf;
     let shapes = [
@@ -1009,6 +1020,14 @@ pub fn small_sweep(client: &Client, samples: usize) {
         small_vec: Some(false),
         ..variant("", BatchedLeaf::Rows, None, None).1
     };
+    // The vector load forced to one trip and to two.
+    let load = |label: &str, whole| {
+        let p = CholeskyParams {
+            small_load_whole: Some(whole),
+            ..CholeskyParams::default()
+        };
+        (label.to_string(), p)
+    };
     let variants = [
         variant("rows", BatchedLeaf::Rows, None, None),
         ("scalar".to_string(), scalar),
@@ -1025,17 +1044,12 @@ pub fn small_sweep(client: &Client, samples: usize) {
         variant("rows16", BatchedLeaf::Rows, Some(16), None),
         variant("crout", BatchedLeaf::Crout, None, None),
         variant("tiled", BatchedLeaf::Tiled, None, None),
+        load("load1", true),
+        load("load2", false),
     ];
     params_table(client, samples, &shapes, &variants);
     // Upper: the transposed views (vector I/O down their columns where it fits), with its
     // block load forced to one trip and to two.
-    let load = |label: &str, whole| {
-        let p = CholeskyParams {
-            small_load_whole: Some(whole),
-            ..CholeskyParams::default()
-        };
-        (label.to_string(), p)
-    };
     let mut upper = variants[..6].to_vec();
     upper.extend([load("load1", true), load("load2", false)]);
     uplo_table(client, samples, &shapes, &upper, true);

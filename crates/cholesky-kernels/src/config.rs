@@ -76,12 +76,13 @@ pub struct CholeskyParams {
     /// [`RowsConfig::new`] measured (on GPUs with two rows per unit, which it then takes, or
     /// rows of at most 16 words; elsewhere on).
     pub small_vec: Option<bool>,
-    /// With upper's vector load in [`BatchedLeaf::Rows`] ([`RowsConfig::cols`]): every 4 × 4
-    /// block's loads issued at once (`Some(true)`) or in two trips (`Some(false)`). Default:
-    /// at once on GPUs where the batch is at most 8 cubes per multiprocessor, which then all
-    /// run together (H200, upper 64²: 19.5–19.7 µs against 19.9–20.2 at a batch of 1024; at
-    /// 4096 the extra registers cost cubes per multiprocessor, 87.1–87.3 against 73.7–74.0),
-    /// else two trips.
+    /// With the vector load in [`BatchedLeaf::Rows`] ([`RowsConfig::vec`]): every load issued
+    /// at once (`Some(true)`) or in two trips (`Some(false)`). Default for upper (4 × 4 blocks,
+    /// [`RowsConfig::cols`]): at once on GPUs where the batch is at most 8 cubes per
+    /// multiprocessor, which then all run together (H200, upper 64²: 19.5–19.7 µs against
+    /// 19.9–20.2 at a batch of 1024; at 4096 the extra registers cost cubes per
+    /// multiprocessor, 87.1–87.3 against 73.7–74.0), else two trips. Default for lower: at
+    /// once (its two trips are not yet measured on a GPU).
     pub small_load_whole: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
@@ -294,8 +295,8 @@ pub struct RowsConfig {
     /// transposed views), so its vectors run down columns, four to a 4 × 4 block that each
     /// unit transposes in registers.
     pub cols: bool,
-    /// With `cols`: the block load's loads all issued before their shared-memory stores
-    /// (more registers), instead of in two trips ([`CholeskyParams::small_load_whole`]).
+    /// With `vec`: the load's loads all issued before their shared-memory stores (more
+    /// registers), instead of in two trips ([`CholeskyParams::small_load_whole`]).
     pub load_whole: bool,
 }
 
@@ -845,7 +846,10 @@ impl CholeskyLaunch {
             .hw
             .num_sms
             .is_some_and(|s| batch.div_ceil(cfg.mats) <= 8 * s as usize);
-        cfg.load_whole = cfg.cols && self.small_load_whole.unwrap_or(cfg.unroll && one_wave);
+        cfg.load_whole = cfg.vec
+            && self
+                .small_load_whole
+                .unwrap_or(!cfg.cols || (cfg.unroll && one_wave));
         Some(cfg)
     }
 

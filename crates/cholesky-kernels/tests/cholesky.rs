@@ -1164,21 +1164,29 @@ pub fn batched_small(client: &Client) {
             let cfg = launch.rows_for(n, true, upper, 9).expect("rows");
             assert_eq!(cfg.vec, hw.vector_views, "n={n} upper={upper}");
             assert_eq!(cfg.cols, cfg.vec && upper, "n={n} upper={upper}");
-            // Upper's block load in one trip on GPUs where the batch runs in one wave.
+            // Lower's vector load in one trip; upper's block load too on GPUs where the batch
+            // runs in one wave.
             let one_wave = gpu && hw.num_sms.is_some();
-            assert_eq!(cfg.load_whole, cfg.cols && one_wave, "n={n} upper={upper}");
+            let whole = cfg.vec && (!cfg.cols || one_wave);
+            assert_eq!(cfg.load_whole, whole, "n={n} upper={upper}");
             if let Some(sms) = hw.num_sms {
                 let big = 8 * sms as usize * cfg.mats + 1;
                 let cfg = launch.rows_for(n, true, upper, big).expect("rows");
-                assert!(!cfg.load_whole, "n={n} upper={upper} batch {big}");
+                let whole = cfg.vec && !cfg.cols;
+                assert_eq!(cfg.load_whole, whole, "n={n} upper={upper} batch {big}");
             }
         }
     }
-    // Upper's other block load (two trips on GPUs, where batches this small take one).
-    let rows_load = CholeskyParams {
-        small_load_whole: Some(!gpu),
-        ..def
-    };
+    // The vector load in one trip and in two, lower and upper (the defaults take one of
+    // them), where the device takes vector loads.
+    let rows_load: Vec<_> = [true, false]
+        .into_iter()
+        .filter(|_| hw.vector_views)
+        .map(|whole| CholeskyParams {
+            small_load_whole: Some(whole),
+            ..def
+        })
+        .collect();
     // The rows kernel's scalar load and store where the default takes vectors (lower, n a
     // multiple of 4).
     let rows_scalar = CholeskyParams {
@@ -1196,10 +1204,14 @@ pub fn batched_small(client: &Client) {
             });
             assert!(rows || n > upto, "n={n}: {p:?} not on the rows kernel");
         }
-        let load = (n == 32 || n == 64).then_some(rows_load);
+        let load = if n == 32 || n == 64 {
+            &rows_load[..]
+        } else {
+            &[]
+        };
         for p in [def, rows_scalar, rows_multi, crout, tiled, crout_one]
             .into_iter()
-            .chain(load)
+            .chain(load.iter().copied())
         {
             let batch = 9;
             let (mut a, l) = spd_batch(n, &vec![1e3; batch], 70 + n as u64);
@@ -1287,7 +1299,10 @@ pub fn batched_small(client: &Client) {
                 .expect("rows");
             assert_eq!(cfg.vec, n == 60 && hw.vector_views, "n={n}");
             assert_eq!(cfg.cols, cfg.vec && stored_upper, "n={n}");
-            for p in [def, rows_scalar, rows_multi, crout, rows_load] {
+            for p in [def, rows_scalar, rows_multi, crout]
+                .into_iter()
+                .chain(rows_load.iter().copied())
+            {
                 let uplos: &[bool] = if stored_upper {
                     &[true]
                 } else {

@@ -159,30 +159,40 @@ pub fn rows_kernel<F: Float>(
                 }
             }
         } else {
-            // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n.
+            // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n. `load_whole`:
+            // unrolled whole (ptxas 13, nb = 64, 32 units: 189 registers); else two trips of
+            // a run-time loop.
             let rsv = ss.rs / 4;
-            #[unroll(cfg.unroll)]
-            for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
-                let (i, v) = vec_slot(it, u, units, vw);
-                let mut w = V4::<F>::broadcast(F::new(0.0));
-                if live && i < n && 4 * v <= i {
-                    w = srcv[sbv + i * rsv + v];
-                }
-                #[unroll]
-                for c in 0..4usize {
-                    let k = 4 * v + c;
-                    let x = w.extract(c);
-                    if k > i {
-                        w.insert(c, F::new(0.0));
-                    } else {
-                        let finite = F::abs(x) <= F::new(f32::MAX);
-                        nonfinite = nonfinite || !finite;
+            let trips = comptime!(cfg.nb * cfg.nb / 4 / cfg.units);
+            let inner = comptime!(if cfg.load_whole || trips % 2 != 0 {
+                trips
+            } else {
+                trips / 2
+            });
+            for outer in 0..comptime!(trips / inner) {
+                #[unroll(cfg.unroll)]
+                for it2 in 0..inner {
+                    let (i, v) = vec_slot(outer * inner + it2, u, units, vw);
+                    let mut w = V4::<F>::broadcast(F::new(0.0));
+                    if live && i < n && 4 * v <= i {
+                        w = srcv[sbv + i * rsv + v];
                     }
-                    if i >= n && k == i {
-                        w.insert(c, F::new(1.0));
+                    #[unroll]
+                    for c in 0..4usize {
+                        let k = 4 * v + c;
+                        let x = w.extract(c);
+                        if k > i {
+                            w.insert(c, F::new(0.0));
+                        } else {
+                            let finite = F::abs(x) <= F::new(f32::MAX);
+                            nonfinite = nonfinite || !finite;
+                        }
+                        if i >= n && k == i {
+                            w.insert(c, F::new(1.0));
+                        }
                     }
+                    tv[tvb + tv_at(i, v, ldv, skew)] = w;
                 }
-                tv[tvb + tv_at(i, v, ldv, skew)] = w;
             }
         }
     }
