@@ -427,6 +427,27 @@ impl RowsConfig {
         (self.nb / 4 * (self.nb / 4)).div_ceil(self.units)
     }
 
+    /// With `vec`: loads of the vector load per unit (4-vectors of rows, or with `cols` 4 × 4
+    /// blocks).
+    pub fn vec_loads(&self) -> usize {
+        if self.cols {
+            self.block_trips()
+        } else {
+            self.nb * self.nb / 4 / self.units
+        }
+    }
+
+    /// With `vec`: the vector load's loads per trip of its run-time loop, all of them with
+    /// `load_whole`, else half where they split evenly.
+    pub fn vec_loads_per_trip(&self) -> usize {
+        let loads = self.vec_loads();
+        if self.load_whole || !loads.is_multiple_of(2) {
+            loads
+        } else {
+            loads / 2
+        }
+    }
+
     /// Loads in flight per unit before their shared-memory stores: the largest power of two
     /// up to 16 dividing nb²/units.
     pub fn chunk(&self) -> usize {

@@ -21,7 +21,7 @@
 //! coalesced into `tv` (for lower, rows nb/4 + 1 vectors apart), and each unit takes its rows from there;
 //! the store goes back the same way. Same values, far fewer instructions than the scalar
 //! path's per-element index arithmetic (ptxas 13, nb = 64, 32 units: 7024 against 9584), which
-//! also leaves two rows per unit in 189 registers without spilling: the GPU default for
+//! also leaves two rows per unit in 187 registers without spilling: the GPU default for
 //! nb = 64 with vector I/O (`RowsConfig::new`, BENCHMARKS.md). Upper (`cfg.cols`: the kernel's
 //! views are transposed, so their columns are contiguous) moves 4 × 4 blocks: four vectors
 //! down a block's columns, transposed in registers into its rows of `tv`, and back. Its units
@@ -116,12 +116,7 @@ pub fn rows_kernel<F: Float>(
             // (ptxas 13, nb = 64, 32 units: 224 registers); else two trips of a run-time loop
             // where they split evenly (141 registers).
             let csv = ss.cs / 4;
-            let trips = comptime!(cfg.block_trips());
-            let inner = comptime!(if cfg.load_whole || trips % 2 != 0 {
-                trips
-            } else {
-                trips / 2
-            });
+            let (trips, inner) = comptime!((cfg.vec_loads(), cfg.vec_loads_per_trip()));
             for outer in 0..comptime!(trips / inner) {
                 #[unroll(cfg.unroll)]
                 for it2 in 0..inner {
@@ -160,15 +155,10 @@ pub fn rows_kernel<F: Float>(
             }
         } else {
             // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n. `load_whole`:
-            // unrolled whole (ptxas 13, nb = 64, 32 units: 189 registers); else two trips of
-            // a run-time loop.
+            // unrolled whole (ptxas 13, nb = 64, 32 units: 187 registers); else two trips of
+            // a run-time loop (147).
             let rsv = ss.rs / 4;
-            let trips = comptime!(cfg.nb * cfg.nb / 4 / cfg.units);
-            let inner = comptime!(if cfg.load_whole || trips % 2 != 0 {
-                trips
-            } else {
-                trips / 2
-            });
+            let (trips, inner) = comptime!((cfg.vec_loads(), cfg.vec_loads_per_trip()));
             for outer in 0..comptime!(trips / inner) {
                 #[unroll(cfg.unroll)]
                 for it2 in 0..inner {
