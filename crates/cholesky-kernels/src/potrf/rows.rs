@@ -109,14 +109,14 @@ pub fn rows_kernel<F: Float>(
     if vec {
         let srcv = src.as_vectorized().with_vector_size::<Const<4>>();
         let sbv = sb / 4;
+        // `load_whole`: every load issued in one unrolled trip before the first store, else two
+        // trips of a run-time loop where they split evenly.
+        let (trips, inner) = comptime!((cfg.vec_loads(), cfg.vec_loads_per_trip()));
         if cols {
             // 4 × 4 blocks (rows 4·bi …, columns 4·bk …) holding elements with k ≤ i < n: four
             // vectors down the block's columns, transposed in registers into its row vectors.
-            // `load_whole`: unrolled whole, every load is issued before the first store
-            // (ptxas 13, nb = 64, 32 units: 224 registers); else two trips of a run-time loop
-            // where they split evenly (141 registers).
+            // ptxas 13, nb = 64, 32 units: 224 registers in one trip, 141 in two.
             let csv = ss.cs / 4;
-            let (trips, inner) = comptime!((cfg.vec_loads(), cfg.vec_loads_per_trip()));
             for outer in 0..comptime!(trips / inner) {
                 #[unroll(cfg.unroll)]
                 for it2 in 0..inner {
@@ -154,11 +154,9 @@ pub fn rows_kernel<F: Float>(
                 }
             }
         } else {
-            // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n. `load_whole`:
-            // unrolled whole (ptxas 13, nb = 64, 32 units: 187 registers); else two trips of
-            // a run-time loop (147).
+            // Vector v of row i: (i, 4v … 4v + 3), read where 4v ≤ i < n. ptxas 13, nb = 64,
+            // 32 units: 187 registers in one trip, 147 in two.
             let rsv = ss.rs / 4;
-            let (trips, inner) = comptime!((cfg.vec_loads(), cfg.vec_loads_per_trip()));
             for outer in 0..comptime!(trips / inner) {
                 #[unroll(cfg.unroll)]
                 for it2 in 0..inner {
@@ -348,7 +346,7 @@ pub fn rows_kernel<F: Float>(
             // columns.
             let csv = sd.cs / 4;
             #[unroll(cfg.unroll)]
-            for it in 0..comptime!(cfg.block_trips()) {
+            for it in 0..comptime!(cfg.vec_loads()) {
                 let (bk, bi) = vec_slot(it, u, units, vw);
                 if bk < vw && 4 * bi < n && 4 * bk < n {
                     let mut h = Array::<V4<F>>::new(4usize);
@@ -370,7 +368,7 @@ pub fn rows_kernel<F: Float>(
         } else {
             let rsv = sd.rs / 4;
             #[unroll(cfg.unroll)]
-            for it in 0..comptime!(cfg.nb * cfg.nb / 4 / cfg.units) {
+            for it in 0..comptime!(cfg.vec_loads()) {
                 let (i, v) = vec_slot(it, u, units, vw);
                 if i < n && 4 * v < n {
                     dstv[dbv + i * rsv + v] = tv[tvb + tv_at(i, v, ldv, skew)];
