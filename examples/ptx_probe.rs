@@ -85,20 +85,7 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("fused") {
         use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
-        let hw = linalg_common::launch::Hardware {
-            lanes: 32,
-            plane_ops: true,
-            max_units_per_cube: 1024,
-            max_shared_bytes: 227 * 1024,
-            max_cube_count: (u32::MAX, 65535, 65535),
-            num_sms: Some(132),
-            tf32_mma: true,
-            tf32_manual_mma: true,
-            storage_sync: true,
-            cube_handoff: true,
-            vector_views: true,
-        };
-        let launch = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
+        let launch = CholeskyLaunch::new(&h200(), &CholeskyParams::default()).expect("launch");
         let (gcfg, lcfg) = launch.fused_leaf(4032, 64, 1).expect("fused");
         let v = View::contiguous(4, 4);
         compile(&syrk_leaf_kernel::create_dummy_kernel::<f32>(
@@ -128,6 +115,37 @@ fn main() {
             },
             SYRK_LEAF_STAGE,
             true,
+        ));
+        return;
+    }
+    // `qpanel [P] [NB] [GY]`: geqrf's register panel kernel (`geqrf/panel_regs.rs`), factoring
+    // a P × NB panel (default 1024 × 32) with about GY row groups (16), U = V·Tᵀ.
+    if args.get(1).map(String::as_str) == Some("qpanel") {
+        use qr_kernels::geqrf::{RegPanelConfig, panel_regs_kernel};
+        let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+        let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
+        let cfg = RegPanelConfig::new(&h200(), nb, gy, p, true, true).unwrap_or_else(|| {
+            eprintln!("no register panel kernel for {p} × {nb} with {gy} row groups");
+            std::process::exit(2);
+        });
+        let strides = StridesLaunch::new(0, nb, 1, p * nb);
+        compile(&panel_regs_kernel::create_dummy_kernel::<f32>(
+            props,
+            target,
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(cfg.units() as u32),
+            arg(),
+            arg(),
+            arg(),
+            arg(),
+            strides,
+            0,
+            nb,
+            p * nb,
+            p,
+            nb,
+            1,
+            cfg,
         ));
         return;
     }
@@ -181,6 +199,23 @@ fn main() {
         op,
         layout,
     ));
+}
+
+/// The H200's properties as `Hardware::of` reads them on CUDA.
+fn h200() -> linalg_common::launch::Hardware {
+    linalg_common::launch::Hardware {
+        lanes: 32,
+        plane_ops: true,
+        max_units_per_cube: 1024,
+        max_shared_bytes: 227 * 1024,
+        max_cube_count: (u32::MAX, 65535, 65535),
+        num_sms: Some(132),
+        tf32_mma: true,
+        tf32_manual_mma: true,
+        storage_sync: true,
+        cube_handoff: true,
+        vector_views: true,
+    }
 }
 
 /// Compile a kernel for sm_90 and print the LLVM IR, or with `PTX=1` the PTX (exit 1 on

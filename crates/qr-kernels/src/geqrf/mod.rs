@@ -35,6 +35,10 @@ mod recon;
 mod update;
 
 pub use config::{GPU_TSQR_PANEL_PARAMS, PanelConfig, QrLaunch, QrParams, RegPanelConfig};
+/// The register panel kernel, public only for `examples/ptx_probe.rs` (compiled, never
+/// launched).
+#[doc(hidden)]
+pub use panel_regs::panel_regs_kernel;
 pub(crate) use q::form_q;
 pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
 pub use recon::ReconConfig;

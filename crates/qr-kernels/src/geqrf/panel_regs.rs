@@ -42,9 +42,9 @@ type V4<F> = Vector<F, Const<4>>;
 
 /// Panel of matrix `b`: rows/columns from `sh.offset + b·sh.bs` (its (0, 0)), p × w; τ at
 /// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + k`.
-#[cube(launch_unchecked)]
+#[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn panel_regs_kernel<F: Float>(
+pub fn panel_regs_kernel<F: Float>(
     h: &mut [F],
     tau: &mut [F],
     v_out: &mut [F],
