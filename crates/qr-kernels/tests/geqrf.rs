@@ -978,6 +978,75 @@ fn gemm_split_k_on(client: &Client, g: &linalg_common::gemm::GemmLaunch) {
     }
 }
 
+/// Matrices whose entries' squares under- or overflow f32 (uniformly scaled, and columns 1e22
+/// apart), on every panel path this device runs: the gates hold, as LAPACK's scaled norms give.
+pub fn extreme_scaling(client: &Client) {
+    let hw = Hardware::of(client);
+    let with = |panel_regs: bool, stage: bool| QrParams {
+        panel: Some(16),
+        panel_regs: Some(panel_regs),
+        stage: Some(stage),
+        ..QrParams::default()
+    };
+    let mut paths = vec![
+        ("default", QrParams::default()),
+        ("shared-memory panels", with(false, true)),
+        ("global-memory panels", with(false, false)),
+    ];
+    if QrLaunch::new(&hw, &with(true, true), 2, 120).is_some_and(|l| l.regs) {
+        paths.push(("register panels", with(true, true)));
+    }
+    if QrLaunch::new(&hw, &tsqr_panels(16), 2, 120).is_some_and(|l| l.recon.is_some()) {
+        paths.push(("tsqr panels", tsqr_panels(16)));
+    }
+    for (name, params) in &paths {
+        for &(m, n) in &[(120usize, 40usize), (30, 50)] {
+            for &scale in &[1e-20f32, 1e-30, 1e18, 3e36] {
+                let a: Vec<f32> = batch_of(
+                    &[
+                        MatrixClass::Dense,
+                        MatrixClass::GradedColumns { kappa: 1e5 },
+                    ],
+                    m,
+                    n,
+                    41,
+                )
+                .iter()
+                .map(|x| x * scale)
+                .collect();
+                let out = geqrf_host(client, &a, &[2, m, n], params).expect("geqrf");
+                check_geqrf(
+                    client,
+                    &a,
+                    &out,
+                    params,
+                    &format!("{name}, scaled by {scale:e}"),
+                );
+            }
+            // Columns of very different magnitudes, 1 and 1e-22, and a zero column.
+            let mut a = batch_of(&[MatrixClass::Dense], m, n, 43);
+            for i in 0..m {
+                for j in (1..n).step_by(2) {
+                    a[i * n + j] *= 1e-22;
+                }
+                a[i * n + 4] = 0.0;
+            }
+            let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");
+            check_geqrf(
+                client,
+                &a,
+                &out,
+                params,
+                &format!("{name}, columns at 1 and 1e-22"),
+            );
+            // LAPACK's τ = 0 for a zero column (TSQR panels rebuild a reflector from Q instead).
+            if !name.starts_with("tsqr") {
+                assert_eq!(out.tau[4], 0.0, "{name}: the zero column's τ");
+            }
+        }
+    }
+}
+
 macro_rules! testgen {
     ($name:ident, $device:expr) => {
         mod $name {
@@ -1038,6 +1107,10 @@ macro_rules! testgen {
             #[test]
             fn outer_blocks() {
                 super::outer_blocks(&client());
+            }
+            #[test]
+            fn extreme_scaling() {
+                super::extreme_scaling(&client());
             }
             #[test]
             fn errors_and_empty() {

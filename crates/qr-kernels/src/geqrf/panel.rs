@@ -10,6 +10,12 @@
 //! deferred to one pass at the end, so the Gram sums read unscaled columns and correct with the
 //! recorded scales.
 //!
+//! A column whose α² + s falls outside [2⁻¹⁰⁰, 2¹⁰⁰] ([`RESCUE_LO`]: its sum of squares, or its
+//! dot products with the other columns, would under- or overflow) is first scaled by a power of
+//! two c that brings its largest entry (rows ≥ j) to [1, 2), and pass 1 is redone: v, τ and the
+//! Gram column do not depend on c, and β is stored scaled back by 1/c. So matrices of any scale,
+//! and columns far smaller than the others, factor as LAPACK's scaled norms do.
+//!
 //! T (compact WY, Q = H_1⋯H_w = I − V·T·Vᵀ, T upper triangular) is built column by column
 //! from the Gram column: T[0:j, j] = −τ_j·T[0:j, 0:j]·(Vᵀv_j)[0:j], T[j, j] = τ_j.
 //!
@@ -156,59 +162,56 @@ fn panel_body<F: Float>(
             if j > 0 {
                 t_column::<F>(tsh, gcol, 0, 1, taus, j - 1, ty, tx, cfg);
             }
-            // Pass 1: Σ_{i>j} a_ij·a_ik for every owned column (k = j: s; k > j: vᵀa_k up to the
-            // scale; k < j: the unscaled Gram column).
-            #[unroll(cfg.unroll)]
-            for c in 0..ex {
-                acc[c] = F::new(0.0);
-            }
-            // `ilp` rows per iteration: that many independent loads in flight (the loop is latency
-            // bound when the panel lives in global memory).
-            let mut i = j + 1 + ty;
-            while i + (ilp - 1) * gy < p {
-                #[unroll]
-                for t in 0..ilp {
-                    xs[t] = a[base + (i + t * gy) * rs + j * cs];
-                }
-                #[unroll(cfg.unroll)]
-                for c in 0..ex {
-                    let k = tx + c * gx;
-                    if k < w {
-                        let mut sum = F::new(0.0);
-                        #[unroll]
-                        for t in 0..ilp {
-                            sum += xs[t] * a[base + (i + t * gy) * rs + k * cs];
-                        }
-                        acc[c] += sum;
-                    }
-                }
-                i += ilp * gy;
-            }
-            while i < p {
-                let x = a[base + i * rs + j * cs];
-                #[unroll(cfg.unroll)]
-                for c in 0..ex {
-                    let k = tx + c * gx;
-                    if k < w {
-                        acc[c] += x * a[base + i * rs + k * cs];
-                    }
-                }
-                i += gy;
-            }
-            #[unroll(cfg.unroll)]
-            for c in 0..ex {
-                let k = tx + c * gx;
-                red[ty * nb + k] = acc[c];
-                if ty == 0 && k < w {
-                    piv[k] = a[base + j * rs + k * cs];
-                }
-            }
+            pass1::<F>(
+                a, base, rs, cs, red, piv, &mut acc, &mut xs, p, w, j, ty, tx, cfg,
+            );
             sync_cube();
 
-            let alpha = piv[j];
-            let s = group_sum::<F>(red, j, cfg.nb, cfg.gy, cfg.unroll);
+            let mut alpha = piv[j];
+            let mut s = group_sum::<F>(red, j, cfg.nb, cfg.gy, cfg.unroll);
+            // A column whose squared norm under- or overflows: scaled by a power of two c
+            // (rows ≥ j, in place) and pass 1 redone. v and τ do not change with c; β is
+            // scaled back by d = 1/c. (Uniform branch: every unit read the same α and s.)
+            let mut d = F::new(1.0);
+            if comptime!(cfg.factor) {
+                let nn = alpha * alpha + s;
+                if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
+                    sync_cube();
+                    if tx == 0 {
+                        let mut m = F::new(0.0);
+                        let mut i = j + ty;
+                        while i < p {
+                            m = F::max(m, F::abs(a[base + i * rs + j * cs]));
+                            i += gy;
+                        }
+                        red[ty * nb] = m;
+                    }
+                    sync_cube();
+                    let amax = group_max::<F>(red, 0, cfg.nb, cfg.gy, cfg.unroll);
+                    if amax > F::new(0.0) {
+                        let f = pow2_scale::<F>(amax);
+                        if tx == 0 {
+                            let mut i = j + ty;
+                            while i < p {
+                                let x = a[base + i * rs + j * cs];
+                                a[base + i * rs + j * cs] = x * f.c;
+                                i += gy;
+                            }
+                        }
+                        sync_cube();
+                        pass1::<F>(
+                            a, base, rs, cs, red, piv, &mut acc, &mut xs, p, w, j, ty, tx, cfg,
+                        );
+                        sync_cube();
+                        alpha = piv[j];
+                        s = group_sum::<F>(red, j, cfg.nb, cfg.gy, cfg.unroll);
+                        d = f.d;
+                    }
+                }
+            }
             let mut t = F::new(0.0);
-            let mut scale = F::new(1.0);
+            // τ = 0 keeps the column as given (scaled back if it was rescaled).
+            let mut scale = d;
             let mut beta = alpha;
             if comptime!(cfg.factor) {
                 if s > F::new(0.0) {
@@ -256,8 +259,6 @@ fn panel_body<F: Float>(
                             let k = tx + c * gx;
                             if k > j && k < w {
                                 a[base + j * rs + k * cs] = piv[k] - coef[c];
-                            } else if k == j {
-                                a[base + j * rs + j * cs] = beta;
                             }
                         }
                     }
@@ -296,6 +297,10 @@ fn panel_body<F: Float>(
                         i += gy;
                     }
                 }
+            }
+            // R_jj = β, in the column's own scale.
+            if ty == 0 && tx == j % gx {
+                a[base + j * rs + j * cs] = beta * d;
             }
             sync_cube();
             j += 1;
@@ -355,6 +360,123 @@ fn panel_body<F: Float>(
         }
         i += gy;
     }
+}
+
+/// Pass 1 of column `j`: Σ_{i>j} a_ij·a_ik for every owned column (k = j: s; k > j: vᵀa_k up
+/// to the scale; k < j: the unscaled Gram column) into the reduction rows, and row j into the
+/// pivot row.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn pass1<F: Float>(
+    a: &mut [F],
+    base: usize,
+    rs: usize,
+    cs: usize,
+    red: &mut [F],
+    piv: &mut [F],
+    acc: &mut Array<F>,
+    xs: &mut Array<F>,
+    p: usize,
+    w: usize,
+    j: usize,
+    ty: usize,
+    tx: usize,
+    #[comptime] cfg: PanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gx = comptime!(cfg.gx);
+    let gy = comptime!(cfg.gy);
+    let ex = comptime!(cfg.nb / cfg.gx);
+    let ilp = comptime!(cfg.ilp);
+    #[unroll(cfg.unroll)]
+    for c in 0..ex {
+        acc[c] = F::new(0.0);
+    }
+    // `ilp` rows per iteration: that many independent loads in flight (the loop is latency
+    // bound when the panel lives in global memory).
+    let mut i = j + 1 + ty;
+    while i + (ilp - 1) * gy < p {
+        #[unroll]
+        for t in 0..ilp {
+            xs[t] = a[base + (i + t * gy) * rs + j * cs];
+        }
+        #[unroll(cfg.unroll)]
+        for c in 0..ex {
+            let k = tx + c * gx;
+            if k < w {
+                let mut sum = F::new(0.0);
+                #[unroll]
+                for t in 0..ilp {
+                    sum += xs[t] * a[base + (i + t * gy) * rs + k * cs];
+                }
+                acc[c] += sum;
+            }
+        }
+        i += ilp * gy;
+    }
+    while i < p {
+        let x = a[base + i * rs + j * cs];
+        #[unroll(cfg.unroll)]
+        for c in 0..ex {
+            let k = tx + c * gx;
+            if k < w {
+                acc[c] += x * a[base + i * rs + k * cs];
+            }
+        }
+        i += gy;
+    }
+    #[unroll(cfg.unroll)]
+    for c in 0..ex {
+        let k = tx + c * gx;
+        red[ty * nb + k] = acc[c];
+        if ty == 0 && k < w {
+            piv[k] = a[base + j * rs + k * cs];
+        }
+    }
+}
+
+/// Columns whose squared norm α² + s falls outside [`RESCUE_LO`], [`RESCUE_HI`] are rescaled
+/// by a power of two before their reflector is formed (LAPACK's `snrm2` / `slarfg` concern):
+/// below it the sum loses the entries whose squares are subnormal, above it the sum, or
+/// the dot products with the column, overflow.
+pub(super) const RESCUE_LO: f32 = 7.888_609e-31; // 2⁻¹⁰⁰
+/// See [`RESCUE_LO`].
+pub(super) const RESCUE_HI: f32 = 1.267_650_6e30; // 2¹⁰⁰
+
+/// c = 2⁻ᵏ and d = 1/c = 2ᵏ with 2ᵏ ≤ amax < 2ᵏ⁺¹ (k from amax's exponent bits, clamped to
+/// [−126, 126] so both are normal f32; a subnormal amax is scaled to at least 2⁻²³). `amax` is
+/// a finite f32 > 0.
+#[derive(CubeType)]
+pub(super) struct Pow2Scale<F: Float> {
+    pub c: F,
+    pub d: F,
+}
+
+/// See [`Pow2Scale`].
+#[cube]
+pub(super) fn pow2_scale<F: Float>(amax: F) -> Pow2Scale<F> {
+    let be = clamp((u32::reinterpret(amax) >> 23u32) & 0xffu32, 1u32, 253u32);
+    Pow2Scale::<F> {
+        c: F::reinterpret((254u32 - be) << 23u32),
+        d: F::reinterpret(be << 23u32),
+    }
+}
+
+/// max_g red[g·nb + k] over the `gy` row groups.
+#[cube]
+pub(super) fn group_max<F: Float>(
+    red: &mut [F],
+    k: usize,
+    #[comptime] nb: usize,
+    #[comptime] gy: usize,
+    #[comptime] unroll: bool,
+) -> F {
+    let mut m = F::new(0.0);
+    #[unroll(unroll)]
+    for g in 0..gy {
+        m = F::max(m, red[g * nb + k]);
+    }
+    m
 }
 
 /// T[0:jj, jj] = −τ_jj·T[0:jj, 0:jj]·g[0:jj] and T[jj, jj] = τ_jj (units of row group 0), the

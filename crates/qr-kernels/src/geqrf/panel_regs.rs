@@ -15,6 +15,10 @@
 //!   only the panel occupies registers); the owner of column j + 1 publishes it; a cube
 //!   barrier.
 //!
+//! A column whose squared norm under- or overflows is scaled by a power of two first, as in
+//! the panel kernel ([`super::panel::RESCUE_LO`]): its owners scale their rows ≥ j, republish
+//! it, and pass 1 runs again (four more cube barriers, for that column only).
+//!
 //! The pivot-column buffer has two slots (column j in slot j % 2): the owner of column j + 1
 //! publishes it while column j is still read. The reduction rows and the pivot row have one:
 //! the barrier that ends column j precedes column j + 1's writes.
@@ -34,7 +38,7 @@
 //! and U = V·Tᵀ (`trans`) or V·T, from V staged in shared memory, each unit forming a
 //! 4-column strip of U rows.
 use super::config::RegPanelConfig;
-use super::panel::group_sum;
+use super::panel::{RESCUE_HI, RESCUE_LO, group_max, group_sum, pow2_scale};
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
@@ -62,7 +66,6 @@ pub fn panel_regs_kernel<F: Float>(
     let gy = comptime!(cfg.gy);
     let rt = comptime!(cfg.rows_per_unit());
     let rq = comptime!(cfg.rows_per_unit() / 4);
-    let tp = comptime!(cfg.pivot_slots());
     let ld = comptime!(cfg.nb + 1);
     let units = comptime!(cfg.units());
     let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
@@ -115,7 +118,7 @@ pub fn panel_regs_kernel<F: Float>(
     }
     if comptime!(cfg.factor) {
         if tx == 0 {
-            publish::<F>(&a, &mut xcol, ty, 1, 0, cfg);
+            publish::<F>(&mut a, &mut xcol, ty, 1, 0, cfg);
         }
     } else {
         // The given reflectors, explicit: unit diagonal, zeros above it.
@@ -134,65 +137,61 @@ pub fn panel_regs_kernel<F: Float>(
     if comptime!(cfg.factor) {
         // Two cube barriers per column. (Pass 1 of column j + 1 in column j's phase after a
         // row-group barrier, with one cube barrier per column, measured slower on the H200:
-        // BENCHMARKS.md, session 18.)
+        // BENCHMARKS.md, session 18.) A column whose squared norm α² + s under- or overflows
+        // ([`RESCUE_LO`]) is scaled first. The branch is uniform: every unit read the same α
+        // and s. (A first loop that only tests and leaves for a second one with the rescale
+        // compiled to more instructions per column, ptxas 13.)
         let mut j = 0usize;
         while j < w {
-            pass1::<F>(&a, &mut xcol, &mut red, &mut piv, ty, tx, j, cfg);
+            pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, ty, tx, j, cfg);
             sync_cube();
-            let cur = j % 2;
-            let alpha = piv[j];
-            let s = group_sum::<F>(&mut red, j, nb, gy, true);
-            let below = group_sum::<F>(&mut red, tx, nb, gy, true);
-            let mut t_j = F::new(0.0);
-            let mut scale = F::new(1.0);
-            let mut beta = alpha;
-            if s > F::new(0.0) {
-                let norm = F::sqrt(alpha * alpha + s);
-                beta = select(alpha >= F::new(0.0), -norm, norm);
-                t_j = (beta - alpha) / beta;
-                scale = F::new(1.0) / (alpha - beta);
-            }
-            // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
-            let pk = piv[tx];
-            let dot = pk + scale * below;
-            let coef = select(tx > j, t_j * dot, F::new(0.0));
-            if unit == 0 {
-                taus[j] = t_j;
-                scl[j] = scale;
-                tau[tbase + j] = t_j;
-            }
-            if ty == 0 && tx < j {
-                gsh[tx * ld + j] = scl[tx] * dot;
-            }
-            // Pass 2: rows below j (the pivot column is zero on and above row j), then row j.
-            let c2 = coef * scale;
-            let slot = cur * comptime!(cfg.rows_cap / 4) + ty * rq;
-            #[unroll]
-            for q in 0..rq {
-                let v = xcol[slot + q];
-                #[unroll]
-                for e in 0..4usize {
-                    a[q * 4 + e] -= c2 * v.extract(e);
-                }
-            }
-            #[unroll]
-            for t in 0..tp {
-                if ty + t * gy == j {
-                    if tx == j {
-                        a[t] = beta;
-                    } else if tx > j {
-                        a[t] = pk - coef;
+            let mut alpha = piv[j];
+            let mut s = group_sum::<F>(&mut red, j, nb, gy, true);
+            let mut d = F::new(1.0);
+            let nn = alpha * alpha + s;
+            if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
+                // c·(rows ≥ j of column j), c = 2⁻ᵏ from its largest entry; pass 1 again;
+                // β is scaled back by d = 1/c (v and τ do not change with c).
+                sync_cube();
+                if tx == j {
+                    let mut m = F::new(0.0);
+                    #[unroll]
+                    for t in 0..rt {
+                        if ty + t * gy >= j {
+                            m = F::max(m, F::abs(a[t]));
+                        }
                     }
+                    red[ty * nb + j] = m;
+                }
+                sync_cube();
+                let amax = group_max::<F>(&mut red, j, nb, gy, true);
+                if amax > F::new(0.0) {
+                    let f = pow2_scale::<F>(amax);
+                    if tx == j {
+                        #[unroll]
+                        for t in 0..rt {
+                            if ty + t * gy >= j {
+                                a[t] *= f.c;
+                            }
+                        }
+                        publish::<F>(&mut a, &mut xcol, ty, j + 1, j % 2, cfg);
+                    }
+                    sync_cube();
+                    pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, ty, tx, j, cfg);
+                    sync_cube();
+                    alpha = piv[j];
+                    s = group_sum::<F>(&mut red, j, nb, gy, true);
+                    d = f.d;
                 }
             }
-            if tx == j + 1 {
-                publish::<F>(&a, &mut xcol, ty, j + 2, (j + 1) % 2, cfg);
-            }
-            sync_cube();
+            column_step::<F>(
+                &mut a, &mut xcol, &mut red, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase,
+                alpha, s, d, ty, tx, unit, j, cfg,
+            );
             j += 1;
         }
     } else {
-        gram_rows::<F>(&a, &mut xcol, &mut vsh, &mut gsh, ty, tx, unit, w, cfg);
+        gram_rows::<F>(&mut a, &mut xcol, &mut vsh, &mut gsh, ty, tx, unit, w, cfg);
     }
 
     // Row tx of T from the Gram matrix (row group 0), T[k, j] zero for j < k and j ≥ w.
@@ -296,11 +295,90 @@ pub fn panel_regs_kernel<F: Float>(
     }
 }
 
+/// Column j's reflector from α and s (d: the factor that scales the column back, 1 unless it
+/// was rescaled), its Gram column and τ, pass 2 on the unit's registers, the next column
+/// published; ends on a cube barrier.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn column_step<F: Float>(
+    a: &mut Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    red: &mut Shared<[F]>,
+    piv: &Shared<[F]>,
+    scl: &mut Shared<[F]>,
+    taus: &mut Shared<[F]>,
+    gsh: &mut Shared<[F]>,
+    tau: &mut [F],
+    tbase: usize,
+    alpha: F,
+    s: F,
+    d: F,
+    ty: usize,
+    tx: usize,
+    unit: usize,
+    j: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let tp = comptime!(cfg.pivot_slots());
+    let ld = comptime!(cfg.nb + 1);
+    let below = group_sum::<F>(red, tx, nb, gy, true);
+    let mut t_j = F::new(0.0);
+    // τ = 0 keeps the column as given (scaled back if it was rescaled).
+    let mut scale = d;
+    let mut beta = alpha;
+    if s > F::new(0.0) {
+        let norm = F::sqrt(alpha * alpha + s);
+        beta = select(alpha >= F::new(0.0), -norm, norm);
+        t_j = (beta - alpha) / beta;
+        scale = F::new(1.0) / (alpha - beta);
+    }
+    // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
+    let pk = piv[tx];
+    let dot = pk + scale * below;
+    let coef = select(tx > j, t_j * dot, F::new(0.0));
+    if unit == 0 {
+        taus[j] = t_j;
+        scl[j] = scale;
+        tau[tbase + j] = t_j;
+    }
+    if ty == 0 && tx < j {
+        gsh[tx * ld + j] = scl[tx] * dot;
+    }
+    // Pass 2: rows below j (the pivot column is zero on and above row j), then row j.
+    let c2 = coef * scale;
+    let slot = (j % 2) * comptime!(cfg.rows_cap / 4) + ty * rq;
+    #[unroll]
+    for q in 0..rq {
+        let v = xcol[slot + q];
+        #[unroll]
+        for e in 0..4usize {
+            a[q * 4 + e] -= c2 * v.extract(e);
+        }
+    }
+    #[unroll]
+    for t in 0..tp {
+        if ty + t * gy == j {
+            if tx == j {
+                a[t] = beta * d;
+            } else if tx > j {
+                a[t] = pk - coef;
+            }
+        }
+    }
+    if tx == j + 1 {
+        publish::<F>(a, xcol, ty, j + 2, (j + 1) % 2, cfg);
+    }
+    sync_cube();
+}
+
 /// Σ_t x_t·a_t over this unit's rows, x from the pivot-column buffer at vector `slot` (four
 /// partial sums).
 #[cube]
 fn column_dot<F: Float>(
-    a: &Array<F>,
+    a: &mut Array<F>,
     xcol: &mut Shared<[V4<F>]>,
     slot: usize,
     #[comptime] cfg: RegPanelConfig,
@@ -328,7 +406,7 @@ fn column_dot<F: Float>(
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn pass1<F: Float>(
-    a: &Array<F>,
+    a: &mut Array<F>,
     xcol: &mut Shared<[V4<F>]>,
     red: &mut Shared<[F]>,
     piv: &mut Shared<[F]>,
@@ -357,7 +435,7 @@ fn pass1<F: Float>(
 /// row group's part of slot `slot` of the pivot-column buffer.
 #[cube]
 fn publish<F: Float>(
-    a: &Array<F>,
+    a: &mut Array<F>,
     xcol: &mut Shared<[V4<F>]>,
     ty: usize,
     from: usize,
@@ -396,7 +474,7 @@ fn sync_rows(#[comptime] cfg: RegPanelConfig) {
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn gram_rows<F: Float>(
-    a: &Array<F>,
+    a: &mut Array<F>,
     xcol: &mut Shared<[V4<F>]>,
     part: &mut Shared<[F]>,
     gsh: &mut Shared<[F]>,
