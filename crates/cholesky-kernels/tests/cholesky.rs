@@ -410,6 +410,30 @@ pub fn conditioning(client: &Client) {
     }
 }
 
+/// SPD matrices scaled by 1e-30 and 1e30 (the products and pivots stay in f32's range):
+/// the gate holds, lower and upper, through the leaves and the blocked path.
+pub fn extreme_scaling(client: &Client) {
+    for &n in &[40usize, 200] {
+        for &scale in &[1e-30f32, 1e30] {
+            let (a, _) = spd_batch(n, &[1.0, 1e4], 5 + n as u64);
+            let a: Vec<f32> = a.iter().map(|x| x * scale).collect();
+            for upper in [false, true] {
+                let out = potrf_host(client, &a, &[2, n, n], upper, &CholeskyParams::default())
+                    .expect("potrf");
+                check_factor(
+                    &a,
+                    &out.l,
+                    &out.info,
+                    2,
+                    n,
+                    upper,
+                    &format!("scaled by {scale:e}"),
+                );
+            }
+        }
+    }
+}
+
 /// Matrices that fail at chosen pivots (0-based p: the leading minor of order p + 1 is the
 /// first that is not positive definite) next to good ones in the same batch.
 pub fn info_reports_first_failure(client: &Client) {
@@ -2050,6 +2074,10 @@ macro_rules! testgen {
             #[test]
             fn conditioning() {
                 super::conditioning(&client());
+            }
+            #[test]
+            fn extreme_scaling() {
+                super::extreme_scaling(&client());
             }
             #[test]
             fn right_looking_cutoff() {
