@@ -78,11 +78,15 @@ pub struct CholeskyParams {
     pub small_vec: Option<bool>,
     /// With the vector load in [`BatchedLeaf::Rows`] ([`RowsConfig::vec`]): every load issued
     /// at once (`Some(true)`) or in two trips (`Some(false)`). Default for upper (4 × 4 blocks,
-    /// [`RowsConfig::cols`]): at once on GPUs where the batch is at most 8 cubes per
-    /// multiprocessor, which then all run together (H200, upper 64²: 19.5–19.7 µs against
-    /// 19.9–20.2 at a batch of 1024; at 4096 the extra registers cost cubes per
-    /// multiprocessor, 87.1–87.3 against 73.7–74.0), else two trips. Default for lower: at
-    /// once (its two trips are not yet measured on a GPU).
+    /// [`RowsConfig::cols`]): at once on GPUs where the batch is at most
+    /// [`CholeskyLaunch::UPPER_WHOLE_PER_SM`] cubes per multiprocessor, which then all run
+    /// together (H200, upper 64²: 19.5–19.7 µs against 19.9–20.2 at a batch of 1024; at 4096
+    /// the extra registers cost cubes per multiprocessor, 87.1–87.3 against 73.7–74.0), else
+    /// two trips. Default for lower: at once up to [`CholeskyLaunch::LOWER_WHOLE_PER_SM`] cubes
+    /// per multiprocessor, else two trips (H200, lower 64²: 18.4 µs against 18.8–19.2 at 1024,
+    /// 40.6 against 42.3 at 2048; 56.1–56.4 against 46.9–47.1 at 2560, 77.6–77.7 against
+    /// 68.8–69.2 at 4096; 48²: 67.2–67.5 against 59.0 at 4096); where the multiprocessor
+    /// count is unknown, at once.
     pub small_load_whole: Option<bool>,
     /// Triangular solves with at most this many right-hand sides (and more than `leaf` rows)
     /// run by block substitution, one launch per diagonal block (`trsm/trsv.rs`), instead of
@@ -683,6 +687,12 @@ pub struct CholeskyLaunch {
 }
 
 impl CholeskyLaunch {
+    /// Upper's batched small kernel loads at once up to this many cubes per multiprocessor
+    /// ([`CholeskyParams::small_load_whole`]).
+    pub const UPPER_WHOLE_PER_SM: usize = 8;
+    /// Lower's: see [`CholeskyParams::small_load_whole`].
+    pub const LOWER_WHOLE_PER_SM: usize = 16;
+
     /// The launch for this device, or `None` when the device cannot run these parameters
     /// (shared memory, cube size, a leaf that is not a multiple of 8 up to 128).
     pub fn new(hw: &Hardware, params: &CholeskyParams) -> Option<Self> {
@@ -863,14 +873,16 @@ impl CholeskyLaunch {
             upper,
             self.small_vec,
         )?;
-        let one_wave = self
-            .hw
-            .num_sms
-            .is_some_and(|s| batch.div_ceil(cfg.mats) <= 8 * s as usize);
-        cfg.load_whole = cfg.vec
-            && self
-                .small_load_whole
-                .unwrap_or(!cfg.cols || (cfg.unroll && one_wave));
+        // Cubes per multiprocessor up to which the load goes at once by default: upper's
+        // and lower's crossovers (H200, BENCHMARKS.md, sessions 35 and 37).
+        let cubes = batch.div_ceil(cfg.mats);
+        let within = |per_sm: usize| self.hw.num_sms.is_none_or(|s| cubes <= per_sm * s as usize);
+        let whole = if cfg.cols {
+            cfg.unroll && self.hw.num_sms.is_some() && within(Self::UPPER_WHOLE_PER_SM)
+        } else {
+            within(Self::LOWER_WHOLE_PER_SM)
+        };
+        cfg.load_whole = cfg.vec && self.small_load_whole.unwrap_or(whole);
         Some(cfg)
     }
 

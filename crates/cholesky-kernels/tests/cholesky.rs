@@ -1188,16 +1188,34 @@ pub fn batched_small(client: &Client) {
             let cfg = launch.rows_for(n, true, upper, 9).expect("rows");
             assert_eq!(cfg.vec, hw.vector_views, "n={n} upper={upper}");
             assert_eq!(cfg.cols, cfg.vec && upper, "n={n} upper={upper}");
-            // Lower's vector load in one trip; upper's block load too on GPUs where the batch
-            // runs in one wave.
-            let one_wave = gpu && hw.num_sms.is_some();
-            let whole = cfg.vec && (!cfg.cols || one_wave);
+            // Small batches load at once: lower always, upper on GPUs (where the multiprocessor
+            // count is known).
+            let whole = cfg.vec && (!cfg.cols || (gpu && hw.num_sms.is_some()));
             assert_eq!(cfg.load_whole, whole, "n={n} upper={upper}");
-            if let Some(sms) = hw.num_sms {
-                let big = 8 * sms as usize * cfg.mats + 1;
-                let cfg = launch.rows_for(n, true, upper, big).expect("rows");
-                let whole = cfg.vec && !cfg.cols;
-                assert_eq!(cfg.load_whole, whole, "n={n} upper={upper} batch {big}");
+            // Past the crossovers (cubes per multiprocessor), two trips: checked with this
+            // device's multiprocessor count, or 4 where the runtime reports none.
+            let sms = hw.num_sms.unwrap_or(4) as usize;
+            let counted = CholeskyLaunch::new(
+                &Hardware {
+                    num_sms: Some(sms as u32),
+                    ..hw
+                },
+                &def,
+            )
+            .expect("launch");
+            let per_sm = if cfg.cols {
+                CholeskyLaunch::UPPER_WHOLE_PER_SM
+            } else {
+                CholeskyLaunch::LOWER_WHOLE_PER_SM
+            };
+            for (cubes, whole) in [
+                (per_sm * sms, cfg.vec && (!cfg.cols || gpu)),
+                (per_sm * sms + 1, false),
+            ] {
+                let c = counted
+                    .rows_for(n, true, upper, cubes * cfg.mats)
+                    .expect("rows");
+                assert_eq!(c.load_whole, whole, "n={n} upper={upper} {cubes} cubes");
             }
         }
     }
