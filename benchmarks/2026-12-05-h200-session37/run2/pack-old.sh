@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The bench of 9cc989c (geqrf before the column rescaling) into .gpu/bench_old.xz, for
-# next-qr.sh. Built from a worktree into target-cuda (the dependencies are shared); the binary
+# run2.sh. Built from a worktree into target-cuda (the dependencies are shared); the binary
 # is taken from cargo's own report, so the uplifted examples/bench is not relied on. Run
 # `TESTS=geqrf BENCH=1 bash scripts/gpu-pack.sh` after this.
 set -euo pipefail
