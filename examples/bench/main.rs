@@ -226,7 +226,10 @@ fn main() {
         let load_whole = args.get("small-load").map(|t| match t {
             "1" => true,
             "2" => false,
-            _ => panic!("--small-load 1|2 (trips of the rows kernel's vector load)"),
+            _ => {
+                eprintln!("--small-load {t}: 1 or 2 (trips of the rows kernel's vector load)");
+                std::process::exit(2);
+            }
         });
         chol::potrf_probe(
             &client,

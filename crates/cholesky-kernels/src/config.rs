@@ -873,14 +873,21 @@ impl CholeskyLaunch {
             upper,
             self.small_vec,
         )?;
-        // Cubes per multiprocessor up to which the load goes at once by default: upper's
-        // and lower's crossovers (H200, BENCHMARKS.md, sessions 35 and 37).
-        let cubes = batch.div_ceil(cfg.mats);
-        let within = |per_sm: usize| self.hw.num_sms.is_none_or(|s| cubes <= per_sm * s as usize);
-        let whole = if cfg.cols {
-            cfg.unroll && self.hw.num_sms.is_some() && within(Self::UPPER_WHOLE_PER_SM)
+        // At once up to the crossover in cubes per multiprocessor (H200, BENCHMARKS.md,
+        // sessions 35 and 37): upper only where the count is known, lower also where not.
+        let per_sm = if cfg.cols {
+            Self::UPPER_WHOLE_PER_SM
         } else {
-            within(Self::LOWER_WHOLE_PER_SM)
+            Self::LOWER_WHOLE_PER_SM
+        };
+        let within = self
+            .hw
+            .num_sms
+            .map(|s| batch.div_ceil(cfg.mats) <= per_sm * s as usize);
+        let whole = if cfg.cols {
+            cfg.unroll && within == Some(true)
+        } else {
+            within != Some(false)
         };
         cfg.load_whole = cfg.vec && self.small_load_whole.unwrap_or(whole);
         Some(cfg)

@@ -375,7 +375,8 @@ fn column_step<F: Float>(
 }
 
 /// Σ_t x_t·a_t over this unit's rows, x from the pivot-column buffer at vector `slot` (four
-/// partial sums).
+/// partial sums). (The helpers take the panel as `&mut` though they only read it: CubeCL's
+/// expansion cannot pass a `&mut` array on as `&`.)
 #[cube]
 fn column_dot<F: Float>(
     a: &mut Array<F>,
