@@ -54,8 +54,9 @@ impl Bench<'_> {
 
 /// A GEMM kernel by name: `simt` (128 × 128 vector tiles), `tc` (3×TF32, WMMA), `mma`
 /// (3×TF32, mma.sync, the default tiling), `mma512` (mma.sync, 4 × 4 planes of 2 × 4),
-/// `mma-tf32` (the default tiling, one TF32 product) or `mma-sh` (the default tiling, sums in
-/// shared memory).
+/// `mma-tf32` (the default tiling, one TF32 product), `mma-sh` (the default tiling, sums in
+/// shared memory), `mma-stored` / `mma-tf32-stored` (`mma` with the sums in shared memory /
+/// `mma-tf32`, hi and lo split when stored: session 23's kernels).
 pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
     use linalg_common::gemm::{BIG_TILES, GemmKernel};
     use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
@@ -75,7 +76,18 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
             sums_in_shared: true,
             ..MMA_DEFAULT
         }),
-        _ => panic!("a GEMM kernel: simt, tc, mma, mma512, mma-tf32 or mma-sh"),
+        "mma-stored" => GemmKernel::Mma(MmaTiles {
+            split_on_read: false,
+            sums_in_shared: true,
+            ..MMA_DEFAULT
+        }),
+        "mma-tf32-stored" => GemmKernel::Mma(MmaTiles {
+            split_on_read: false,
+            ..linalg_common::gemm_mma::MMA_TF32
+        }),
+        _ => panic!(
+            "a GEMM kernel: simt, tc, mma, mma512, mma-tf32, mma-sh, mma-stored or mma-tf32-stored"
+        ),
     }
 }
 
@@ -591,7 +603,12 @@ pub fn tc_sweep(client: &Client, samples: usize) {
                 c.sums_in_shared,
             ),
             GemmKernel::Mma(c) => (
-                if c.compensated { "mma" } else { "mma-tf32" },
+                match (c.compensated, c.split_on_read) {
+                    (true, true) => "mma",
+                    (false, true) => "mma-tf32",
+                    (true, false) => "mma-stored",
+                    (false, false) => "mma-tf32-stored",
+                },
                 (c.warps_m, c.warps_n),
                 (c.tiles_m, c.tiles_n, 't'),
                 c.tile_k,
@@ -606,8 +623,10 @@ pub fn tc_sweep(client: &Client, samples: usize) {
             w.0, w.1, f.0, f.1, f.2
         )
     };
-    // After the WMMA kernel and the mma default: the default's sums in the other place, then
-    // one TF32 product per step. (Session 23 measured the tilings that fit 16 warps per
+    // After the WMMA kernel and the mma default: the default's sums in the other place, session
+    // 23's default (hi and lo stored, sums in shared memory), then one TF32 product per step,
+    // split on read and stored (session 38 measured split on read with K windows of 64 at
+    // 50–52 TFLOP/s: BENCHMARKS.md). (Session 23 measured the tilings that fit 16 warps per
     // multiprocessor by local ptxas registers — 2×4 planes of 4×2 tiles at k 16, also with
     // shared sums, and 4×4 planes of 2×2 — at 28–41 TFLOP/s against the default's 44–52:
     // BENCHMARKS.md.)
@@ -618,7 +637,16 @@ pub fn tc_sweep(client: &Client, samples: usize) {
             sums_in_shared: !MMA_DEFAULT.sums_in_shared,
             ..MMA_DEFAULT
         }),
+        GemmKernel::Mma(MmaTiles {
+            split_on_read: false,
+            sums_in_shared: true,
+            ..MMA_DEFAULT
+        }),
         GemmKernel::Mma(MMA_TF32),
+        GemmKernel::Mma(MmaTiles {
+            split_on_read: false,
+            ..MMA_TF32
+        }),
     ] {
         kernels.push((label(k), Some(k)));
     }

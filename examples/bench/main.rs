@@ -45,9 +45,9 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-apply-block N] (the main orgqr / qr rows with householder_product's wide blocks of N columns)
       [--qr-split-matrices N] (the main QR rows with split-K products for at most N matrices; 1: single matrices only)
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
-      [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
-      [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh] (the gemm row's kernel)
-      [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh] (the Cholesky rows' GEMM for large updates)
+      [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
+      [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
+      [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";

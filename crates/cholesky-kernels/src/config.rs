@@ -38,12 +38,12 @@ pub struct CholeskyParams {
     /// error-compensated 3×TF32 on tensor cores ([`GemmKernel::Tf32x3`], WMMA fragments, or
     /// [`GemmKernel::Mma`], `mma.sync`; where the device has no such fragments, the
     /// launch is refused). Default: the `mma.sync` kernel ([`MMA_DEFAULT`]) where the device
-    /// runs it (H200: 50–56 TFLOP/s at 4096³ with 4.4e-8 of Σ|a||b|, against 40 and 6.6e-8
-    /// for SIMT; potrf 16384 in 42.8 ms against 52.8; BENCHMARKS.md, session 23), else
+    /// runs it (H200: 54–58 TFLOP/s at 4096³ with 4.4e-8 of Σ|a||b|, against 32–41 and
+    /// 6.6e-8 for SIMT; potrf 16384 in 37.3 ms against 48.0; BENCHMARKS.md, session 38), else
     /// [`GemmLaunch::big`] (SIMT, 128×128 tiles of 4-vectors), else `gemm`. Plain TF32
     /// products, for callers that accept TF32 accuracy in the updates:
-    /// `Some(GemmKernel::Mma(MMA_TF32))` (potrf 16384 in 34.6 ms, residual 1.8e-4 on
-    /// G·Gᵀ + 1e-5·I against the gate's 3.9e-2).
+    /// `Some(GemmKernel::Mma(MMA_TF32))` ([`CholeskyParams::tf32_updates`]; potrf 16384 in
+    /// 27.0 ms, session 38; residual 1.8e-4 on G·Gᵀ + 1e-5·I against the gate's 3.9e-2).
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
@@ -174,9 +174,9 @@ impl CholeskyParams {
     /// The defaults, with large updates (`gemm_big`) as plain TF32 products on tensor cores
     /// ([`MMA_TF32`]) where the device runs them; elsewhere the defaults unchanged. For
     /// callers that accept TF32 rounding in the updates, as
-    /// `torch.set_float32_matmul_precision("high")` does for matmuls (H200: potrf 16384 in
-    /// 29.7 ms against 38.9, residual 4.1e-5 against 7.8e-7, the gate 20·n·ε being 3.9e-2;
-    /// BENCHMARKS.md).
+    /// `torch.set_float32_matmul_precision("high")` does for matmuls (H200, session 38:
+    /// potrf 16384 in 27.0 ms against 37.3, residual 4.2e-5 against 6.9e-7, the gate 20·n·ε
+    /// being 3.9e-2; BENCHMARKS.md).
     pub fn tf32_updates(hw: &Hardware) -> Self {
         let gemm_big = GemmLaunch::mma(hw, MMA_TF32).map(|g| g.kernel);
         Self {

@@ -349,6 +349,10 @@ pub fn large_matrix(client: &Client) {
             sums_in_shared: !MMA_DEFAULT.sums_in_shared,
             ..MMA_DEFAULT
         })));
+        bigs.push(Some(GemmKernel::Mma(MmaTiles {
+            split_on_read: !MMA_DEFAULT.split_on_read,
+            ..MMA_DEFAULT
+        })));
         // TF32 products: the gate (20·n·ε = 2.4e-3 here) still holds at κ = 1e3.
         bigs.push(Some(GemmKernel::Mma(MMA_TF32)));
     }
@@ -1568,11 +1572,12 @@ fn tc_shared(hw: &Hardware) -> GemmLaunch {
 }
 
 /// The `mma.sync` kernel where the device runs it (elsewhere its constructor must refuse):
-/// 3×TF32 with the default tiling, one plane of one 16 × 8 accumulator with K windows of 8
-/// flushed every 16 (ragged edges every few elements, a flush inside short K), 4 × 4 planes of
-/// 2 × 4 (512 units, flushed every 64) with the sums in shared memory, and the default with
-/// its sums in the other place (registers); then one TF32 product per step ([`MMA_TF32`], and
-/// on the one-tile tiling).
+/// 3×TF32 with the default tiling (split on read), one plane of one 16 × 8 accumulator with K
+/// windows of 8 flushed every 16 (ragged edges every few elements, a flush inside short K),
+/// 4 × 4 planes of 2 × 4 (512 units, flushed every 64, hi and lo stored) with the sums in
+/// shared memory, the default with its sums in the other place (shared memory), the default
+/// and the one-tile tiling with hi and lo stored; then one TF32 product per step
+/// ([`MMA_TF32`], on the one-tile tiling, and with hi stored).
 fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
     let Some(g) = GemmLaunch::mma(hw, MMA_DEFAULT) else {
         assert!(
@@ -1590,6 +1595,7 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
         flush_k: 16,
         sums_in_shared: false,
         compensated: true,
+        split_on_read: true,
     };
     let wide = MmaTiles {
         warps_m: 4,
@@ -1600,6 +1606,7 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
         flush_k: 64,
         sums_in_shared: true,
         compensated: true,
+        split_on_read: false,
     };
     let other_sums = MmaTiles {
         sums_in_shared: !MMA_DEFAULT.sums_in_shared,
@@ -1620,8 +1627,42 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
             GemmLaunch::mma(hw, other_sums).expect("the default's device runs both"),
         ),
         (
+            "tf32x3 mma, hi and lo stored, sums in shared",
+            GemmLaunch::mma(
+                hw,
+                MmaTiles {
+                    split_on_read: false,
+                    sums_in_shared: true,
+                    ..MMA_DEFAULT
+                },
+            )
+            .expect("the default's device runs both splits"),
+        ),
+        (
+            "tf32x3 mma, one 16 x 8 tile, hi and lo stored",
+            GemmLaunch::mma(
+                hw,
+                MmaTiles {
+                    split_on_read: false,
+                    ..tiny
+                },
+            )
+            .expect("the default's device runs both splits"),
+        ),
+        (
             "tf32 mma (one product)",
             GemmLaunch::mma(hw, MMA_TF32).expect("the default's device runs one product"),
+        ),
+        (
+            "tf32 mma (one product), hi stored",
+            GemmLaunch::mma(
+                hw,
+                MmaTiles {
+                    split_on_read: false,
+                    ..MMA_TF32
+                },
+            )
+            .expect("the default's device runs both splits"),
         ),
         (
             "tf32 mma (one product), one 16 x 8 tile",

@@ -9,13 +9,18 @@
 //! [`crate::gemm_tc`], whose fragments are the WMMA API's and whose loads go element by
 //! element.
 //!
-//! Storage: the split happens once, when a K window is stored to shared memory, in fragment
-//! order. Lane (g, t) = (lane / 4, lane % 4) of an m16n8k8 step needs A(g, t), A(g + 8, t),
-//! A(g, t + 4), A(g + 8, t + 4) and B(t, g), B(t + 4, g). For each 16-row tile of A and K step
-//! of 8 the window holds 64 4-vectors: the lane's hi quad at vector `lane`, its lo quad at
-//! `32 + lane`; for each 8-column tile of B and K step, 32: `[hi b0, hi b1, lo b0, lo b1]` at
-//! `lane`. So each fragment is one 16-byte read already in register order (no moves before
-//! `mma.sync`), and a plane's 32 reads cover 512 consecutive bytes (no bank conflicts).
+//! Storage: K windows go to shared memory in fragment order. Lane (g, t) = (lane / 4,
+//! lane % 4) of an m16n8k8 step needs A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4) and
+//! B(t, g), B(t + 4, g). With [`MmaTiles::split_on_read`] (the default) the window holds f32
+//! values: for each 16-row tile of A and K step of 8, the lane's quad at vector `lane` (32
+//! 4-vectors); for each 8-column tile of B and K step, its pair at `lane` (32 2-vectors); each
+//! plane splits a fragment after reading it. Without it the split happens once, when the
+//! window is stored: per A tile and step 64 4-vectors, the hi quad at `lane` and the lo quad at
+//! `32 + lane`; per B tile and step 32, `[hi b0, hi b1, lo b0, lo b1]` at `lane`. Either way
+//! each fragment is one read already in register order (no moves before `mma.sync`), and a
+//! plane's 32 reads cover consecutive bytes (no bank conflicts). Splitting on read halves the
+//! shared bytes read and written per `mma.sync` for three integer or float instructions per
+//! element read (H200, session 38: 56 / 58 / 54 TFLOP/s against 52 / 56 / 50, BENCHMARKS.md).
 //!
 //! Tiling: `warps_m × warps_n` planes; each owns `tiles_m × tiles_n` m16n8 accumulators. Two
 //! shared windows alternate (the next is fetched into registers while the current one
@@ -29,8 +34,9 @@
 //! 6.6e-8). Session 20's layout, whose fragments were gathered from two reads, reached
 //! 25–32 TFLOP/s at 4096³ (ncu: 4.5 register moves per HMMA); this one, with unpredicated
 //! window loads and the cheap split, 44–52 with K windows of 32, against the SIMT kernel's 40;
-//! with K-contiguous operands loaded two rows per plane instruction ([`frag_slot`]), 50–56.
-//! It is the Cholesky default for large updates where the device runs it.
+//! with K-contiguous operands loaded two rows per plane instruction ([`frag_slot`]), 50–56;
+//! split on read, 54–58. It is the Cholesky default for large updates where the device runs
+//! it.
 use crate::gemm::{GemmOp, Layout, MatArgs, Strides, operand_base, store_c, tile_at};
 use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
@@ -40,6 +46,7 @@ pub const MMA_PLANE: usize = 32;
 
 type V4<F> = Vector<F, Const<4>>;
 type Frag<F> = Vector<F, Const<1>>;
+type V2<F> = Vector<F, Const<2>>;
 type Acc = Vector<f32, Const<2>>;
 
 /// Tile shape of the manual-MMA kernel (comptime).
@@ -57,13 +64,18 @@ pub struct MmaTiles {
     pub flush_k: usize,
     /// Keep the f32 sums in shared memory (`tiles_m·tiles_n·4` words per unit) instead of
     /// registers: fewer registers, one shared read and write per sum and flush. On the H200
-    /// it was no faster with session 21's loads, and is 1.6–3.3 % faster for potrf 8192–16384
-    /// since session 23's (BENCHMARKS.md).
+    /// it was no faster with session 21's loads, 1.6–3.3 % faster for potrf 8192–16384 with
+    /// session 23's, and 0.6–0.9 % slower split on read (session 38; BENCHMARKS.md).
     pub sums_in_shared: bool,
     /// Three TF32 products per step (A_lo·B_hi + A_hi·B_lo + A_hi·B_hi: f32 accuracy). When
     /// false, one (A_hi·B_hi): TF32 accuracy (inputs rounded to 11 significant bits), for
     /// callers that accept it, as `torch.backends.cuda.matmul.allow_tf32` does.
     pub compensated: bool,
+    /// Keep the shared windows in f32 (A's quads and B's pairs in fragment order, half the
+    /// bytes) and split each fragment into hi and lo after reading it: half the shared reads
+    /// and writes per `mma.sync`, for a split per plane that reads the fragment instead of one
+    /// per element stored.
+    pub split_on_read: bool,
 }
 
 impl MmaTiles {
@@ -83,7 +95,12 @@ impl MmaTiles {
         } else {
             0
         };
-        2 * (self.tile_m() + self.tile_n()) * self.tile_k / 2 * 16 + sums
+        let window = if self.split_on_read {
+            (self.tile_m() + self.tile_n()) * self.tile_k * 4
+        } else {
+            (self.tile_m() + self.tile_n()) * self.tile_k / 2 * 16
+        };
+        2 * window + sums
     }
     /// Whether the shape is one the kernel is written for.
     pub fn valid(&self) -> bool {
@@ -98,10 +115,11 @@ impl MmaTiles {
 }
 
 /// The default: 128 × 128 tiles, 2 × 4 planes of 4 × 4 accumulators (64 × 32 each), K windows
-/// of 32, flushed every 128 of K into sums in shared memory (H200, session 23, BENCHMARKS.md:
-/// 52.2 / 56.1 / 50.5 TFLOP/s for A·B / A·Bᵀ / Aᵀ·B at 4096³, against 53.4 / 53.7 / 52.4
-/// with the sums in registers and 40 for the SIMT kernel; potrf 16384 in 42.8 ms against
-/// 44.3 with the sums in registers, same run).
+/// of 32 split on read, flushed every 128 of K into sums in registers (H200, session 38,
+/// BENCHMARKS.md: 56.3 / 57.7 / 53.6 TFLOP/s for A·B / A·Bᵀ / Aᵀ·B at 4096³ and potrf 16384
+/// in 37.3 ms, against 51.8 / 56.5 / 50.4 and 38.0 for session 23's default, hi and lo stored
+/// with the sums in shared memory, and 55.4 / 56.6 / 53.5 and 37.7 split on read with the sums
+/// in shared memory; the SIMT kernel 32–41).
 pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     warps_m: 2,
     warps_n: 4,
@@ -109,16 +127,16 @@ pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     tiles_n: 4,
     tile_k: 32,
     flush_k: 128,
-    sums_in_shared: true,
+    sums_in_shared: false,
     compensated: true,
+    split_on_read: true,
 };
 
-/// [`MMA_DEFAULT`]'s tiling with one TF32 product per step and the sums in registers (TF32
-/// accuracy, 1.1e-5 of Σ|a||b| at K = 4096; H200, session 23, BENCHMARKS.md: 77.0 / 87.7 /
-/// 73.4 TFLOP/s for A·B / A·Bᵀ / Aᵀ·B at 4096³; potrf 16384 in 34.6 ms against cuSOLVER's
-/// 43.7). For callers that accept TF32 products, as `torch.backends.cuda.matmul.allow_tf32`.
+/// [`MMA_DEFAULT`]'s tiling with one TF32 product per step (TF32 accuracy, 1.1e-5 of Σ|a||b|
+/// at K = 4096; H200, session 38, BENCHMARKS.md: 92.1 / 101.2 / 80.0 TFLOP/s for A·B / A·Bᵀ /
+/// Aᵀ·B at 4096³ and potrf 16384 in 27.0 ms, against 76.9 / 88.9 / 72.6 and 29.0 with hi
+/// stored). For callers that accept TF32 products, as `torch.backends.cuda.matmul.allow_tf32`.
 pub const MMA_TF32: MmaTiles = MmaTiles {
-    sums_in_shared: false,
     compensated: false,
     ..MMA_DEFAULT
 };
@@ -164,7 +182,13 @@ pub fn gemm_mma_kernel(
     let b_base = operand_base(&at, &sb, dims.b_split);
     let c_base = sc.offset + bidx * sc.bs;
 
-    let mut sh = Shared::<[V4<tf32>]>::new_slice(comptime!(2 * half));
+    // Split on read: A's raw quads (`wa` vectors a window) and B's raw pairs (`wb`).
+    let raw = comptime!(cfg.split_on_read);
+    let wa = comptime!(cfg.tile_m() * cfg.tile_k / 4);
+    let wb = comptime!(cfg.tile_n() * cfg.tile_k / 2);
+    let mut sh = Shared::<[V4<tf32>]>::new_slice(comptime!(if raw { 1 } else { 2 * half }));
+    let mut sha = Shared::<[V4<f32>]>::new_slice(comptime!(if raw { 2 * wa } else { 1 }));
+    let mut shb = Shared::<[V2<f32>]>::new_slice(comptime!(if raw { 2 * wb } else { 1 }));
     let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
 
     let mut acc = Sequence::<Array<Acc>>::new();
@@ -205,7 +229,11 @@ pub fn gemm_mma_kernel(
         a, b, a_base, b_base, &sa, &sb, &dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
         layout,
     );
-    stash_windows(&pa, &pb, &mut sh, 0, unit, cfg, layout);
+    if comptime!(raw) {
+        stash_raw(&pa, &pb, &mut sha, &mut shb, 0, 0, unit, cfg, layout);
+    } else {
+        stash_windows(&pa, &pb, &mut sh, 0, unit, cfg, layout);
+    }
     sync_cube();
 
     let mut k0 = 0usize;
@@ -224,7 +252,18 @@ pub fn gemm_mma_kernel(
         for s in 0..comptime!(cfg.tile_k / 8) {
             #[unroll]
             for j in 0..tn {
-                let v = sh[w + b_at + ((wc / 8 + j) * steps + s) * 32 + lane];
+                // [hi b0, hi b1, lo b0, lo b1]
+                let mut v = V4::<tf32>::empty();
+                if comptime!(raw) {
+                    let r = shb[cur * wb + ((wc / 8 + j) * steps + s) * 32 + lane];
+                    let q = split_pair::<tf32>(r.extract(0usize), r.extract(1usize));
+                    v.insert(0usize, q.extract(0usize));
+                    v.insert(1usize, q.extract(2usize));
+                    v.insert(2usize, q.extract(1usize));
+                    v.insert(3usize, q.extract(3usize));
+                } else {
+                    v = sh[w + b_at + ((wc / 8 + j) * steps + s) * 32 + lane];
+                }
                 let hi = fb_hi.index_mut(j);
                 hi[0usize] = Frag::<tf32>::new(v.extract(0usize));
                 hi[1usize] = Frag::<tf32>::new(v.extract(1usize));
@@ -234,17 +273,31 @@ pub fn gemm_mma_kernel(
             }
             #[unroll]
             for i in 0..tm {
-                let q = w + (((wr / 16 + i) * steps + s) * 2) * 32 + lane;
-                let hq = sh[q];
-                #[unroll]
-                for e in 0..4usize {
-                    fa_hi[e] = Frag::<tf32>::new(hq.extract(e));
-                }
-                if comptime!(cfg.compensated) {
-                    let lq = sh[q + 32];
+                if comptime!(raw) {
+                    let r = sha[cur * wa + ((wr / 16 + i) * steps + s) * 32 + lane];
+                    let p = split_pair::<tf32>(r.extract(0usize), r.extract(1usize));
+                    let q = split_pair::<tf32>(r.extract(2usize), r.extract(3usize));
+                    fa_hi[0usize] = Frag::<tf32>::new(p.extract(0usize));
+                    fa_hi[1usize] = Frag::<tf32>::new(p.extract(2usize));
+                    fa_hi[2usize] = Frag::<tf32>::new(q.extract(0usize));
+                    fa_hi[3usize] = Frag::<tf32>::new(q.extract(2usize));
+                    fa_lo[0usize] = Frag::<tf32>::new(p.extract(1usize));
+                    fa_lo[1usize] = Frag::<tf32>::new(p.extract(3usize));
+                    fa_lo[2usize] = Frag::<tf32>::new(q.extract(1usize));
+                    fa_lo[3usize] = Frag::<tf32>::new(q.extract(3usize));
+                } else {
+                    let q = w + (((wr / 16 + i) * steps + s) * 2) * 32 + lane;
+                    let hq = sh[q];
                     #[unroll]
                     for e in 0..4usize {
-                        fa_lo[e] = Frag::<tf32>::new(lq.extract(e));
+                        fa_hi[e] = Frag::<tf32>::new(hq.extract(e));
+                    }
+                    if comptime!(cfg.compensated) {
+                        let lq = sh[q + 32];
+                        #[unroll]
+                        for e in 0..4usize {
+                            fa_lo[e] = Frag::<tf32>::new(lq.extract(e));
+                        }
                     }
                 }
                 #[unroll]
@@ -287,7 +340,22 @@ pub fn gemm_mma_kernel(
         }
         // The other window was last read before the previous barrier.
         if next < kdim {
-            stash_windows(&pa, &pb, &mut sh, (1 - cur) * half, unit, cfg, layout);
+            if comptime!(raw) {
+                let o = 1 - cur;
+                stash_raw(
+                    &pa,
+                    &pb,
+                    &mut sha,
+                    &mut shb,
+                    o * wa,
+                    o * wb,
+                    unit,
+                    cfg,
+                    layout,
+                );
+            } else {
+                stash_windows(&pa, &pb, &mut sh, (1 - cur) * half, unit, cfg, layout);
+            }
         }
         sync_cube();
         cur = 1 - cur;
@@ -380,6 +448,51 @@ fn stash_windows(
     let (ka, kb) = comptime!((!layout.a_col_major, layout.b_col_major));
     split_frags(pa, sh, off, unit, bm, bk, units, true, ka, lo);
     split_frags(pb, sh, off + b_at, unit, bn, bk, units, false, kb, lo);
+}
+
+/// The registers of [`fetch_windows`] stored unsplit: A's quads at `sha[off_a + rest·32 + lane]`
+/// and B's pairs at `shb[off_b + rest·32 + lane]` (`rest·32 + lane` = [`frag_slot`]`(idx)`),
+/// each one lane's fragment in register order.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn stash_raw(
+    pa: &Array<f32>,
+    pb: &Array<f32>,
+    sha: &mut Shared<[V4<f32>]>,
+    shb: &mut Shared<[V2<f32>]>,
+    off_a: usize,
+    off_b: usize,
+    unit: usize,
+    #[comptime] cfg: MmaTiles,
+    #[comptime] layout: Layout,
+) {
+    let (bm, bn, bk, units) = comptime!((cfg.tile_m(), cfg.tile_n(), cfg.tile_k, cfg.units()));
+    let (ka, kb) = comptime!((!layout.a_col_major, layout.b_col_major));
+    let steps = comptime!(bk / 8);
+    let items_a = comptime!(bm / 16 * steps * 32);
+    #[unroll]
+    for p in 0..comptime!(items_a.div_ceil(units)) {
+        let idx = unit + p * units;
+        if idx < items_a {
+            let mut q = V4::<f32>::empty();
+            #[unroll]
+            for e in 0..4usize {
+                q.insert(e, pa[4 * p + e]);
+            }
+            sha[off_a + frag_slot(idx, steps, ka)] = q;
+        }
+    }
+    let items_b = comptime!(bn / 8 * steps * 32);
+    #[unroll]
+    for p in 0..comptime!(items_b.div_ceil(units)) {
+        let idx = unit + p * units;
+        if idx < items_b {
+            let mut q = V2::<f32>::empty();
+            q.insert(0usize, pb[2 * p]);
+            q.insert(1usize, pb[2 * p + 1]);
+            shb[off_b + frag_slot(idx, steps, kb)] = q;
+        }
+    }
 }
 
 /// This unit's fragment items of an `x_len × k_len` window at (x0, k0) — element (x, k) at
