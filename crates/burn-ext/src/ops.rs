@@ -31,9 +31,9 @@ pub enum MatmulPrecision {
     #[default]
     Highest,
     /// Large trailing updates may round their products to TF32 on tensor cores, where the
-    /// device has them (elsewhere as `Highest`). H200, `cholesky_ex` of one 16384² matrix:
-    /// 29.7 ms against 38.9, residual ‖A − L·Lᵀ‖/‖A‖ 4.1e-5 against 7.8e-7 (the accuracy
-    /// gate 20·n·ε is 3.9e-2); BENCHMARKS.md.
+    /// device has them (elsewhere as `Highest`). H200, the potrf under `cholesky_ex`, one
+    /// 16384² matrix: 27.0 ms against 37.4, residual ‖A − L·Lᵀ‖/‖A‖ 4.2e-5 against 7.8e-7
+    /// (the accuracy gate 20·n·ε is 3.9e-2); BENCHMARKS.md, session 38.
     High,
 }
 
