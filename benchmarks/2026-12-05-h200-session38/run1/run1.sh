@@ -4,7 +4,7 @@
 #    read) against the default (hi/lo stored), 4096³ TFLOP/s, error, potrf 4096/8192/16384.
 # 2. geqrf, be4b746 (bench_old) against the register panel's whole-column rescale (bench),
 #    alternated, two rounds (session 37's next/next.sh timing part).
-# Pack: bash /tmp/pack-old.sh be4b746 (the committed bench as bench_old.xz), then
+# Pack: bash scripts/gpu-pack-old.sh be4b746 (the committed bench as bench_old.xz), then
 #   TESTS="geqrf cholesky" BENCH=1 bash scripts/gpu-pack.sh and move the *_tests.xz aside.
 cd "$(dirname "$0")/../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT/x

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The bench of a commit (default be4b746) into .gpu/bench_old.xz, built from a worktree into
-# target-cuda; the binary is taken from cargo's report.
+# The CUDA bench of another commit (REV, the first argument) into .gpu/bench_old.xz, to time
+# it against the working tree's .gpu/bench.xz in one device call. Built from a worktree
+# (/tmp/wt-REV) into target-cuda, whose dependencies are shared; the binary is taken from
+# cargo's own report, so the uplifted examples/bench is not relied on.
+# Usage: bash scripts/gpu-pack-old.sh REV
 set -euo pipefail
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/.."
 root=$PWD
 source scripts/offline-llvm.sh
-rev=${1:-be4b746}
+rev=${1:?usage: gpu-pack-old.sh REV}
 wt=/tmp/wt-$rev
 [ -d $wt ] || git worktree add -f $wt $rev
 exe=$(cd $wt && cargo build --release --no-default-features --features cuda --target-dir "$root/target-cuda" \
