@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 38, device call 4: ncu of one 4096³ A·B launch of the new mma default (split on read,
+# Session 38, device call 4: ncu of one 4096³ A·Aᵀ launch (the bench's `gemm 4096`: B = Aᵀ, K-contiguous) of the new mma default (split on read,
 # sums in registers) and of MMA_TF32, for the next session's work on the kernel.
 # .gpu/: bench.xz of e90c1e4 (TESTS=cholesky BENCH=1 bash scripts/gpu-pack.sh).
 cd "$(dirname "$0")/../../.."

@@ -18,7 +18,8 @@
 //! window is stored: per A tile and step 64 4-vectors, the hi quad at `lane` and the lo quad at
 //! `32 + lane`; per B tile and step 32, `[hi b0, hi b1, lo b0, lo b1]` at `lane`. Either way
 //! each fragment is one read already in register order (no moves before `mma.sync`), and a
-//! plane's 32 reads cover consecutive bytes (no bank conflicts). Splitting on read halves the
+//! plane's 32 reads cover consecutive bytes (no bank conflicts; split on read, the stores of a
+//! K-contiguous B are 2-way conflicted, once per window: ncu, session 38). Splitting on read halves the
 //! shared bytes read and written per `mma.sync` for three integer or float instructions per
 //! element read (H200, session 38: 56 / 58 / 54 TFLOP/s against 52 / 56 / 50, BENCHMARKS.md).
 //!
