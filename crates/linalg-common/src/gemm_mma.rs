@@ -21,7 +21,8 @@
 //! plane's 32 reads cover consecutive bytes (no bank conflicts; split on read, the stores of a
 //! K-contiguous B are 2-way conflicted, once per window: ncu, session 38). Splitting on read
 //! halves the shared bytes read and written per `mma.sync` for three integer or float
-//! instructions per element read (H200, session 38: 56 / 58 / 54 TFLOP/s against 52 / 56 / 50, BENCHMARKS.md).
+//! instructions per element read (H200, session 38: 56 / 58 / 54 TFLOP/s against 52 / 56 /
+//! 50, BENCHMARKS.md).
 //!
 //! Tiling: `warps_m × warps_n` planes; each owns `tiles_m × tiles_n` m16n8 accumulators. Two
 //! shared windows alternate (the next is fetched into registers while the current one
