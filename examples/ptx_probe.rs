@@ -7,16 +7,17 @@
 //! ```sh
 //! source scripts/offline-llvm.sh
 //! cargo run --release --no-default-features --features "cuda cpu" --target-dir target-cuda \
-//!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [raw] [tiles=...] > kernel.ll
+//!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [stored] [tiles=...] > kernel.ll
 //! cargo run ... --example ptx_probe -- rows [NB] [scalar | cols [whole]] [units=U] > rows.ll
 //! cargo run ... --example ptx_probe -- fused > fused.ll
 //! ```
-//! `acm` / `bcm`: A / B column-major; `sh`: the sums in shared memory; `tf32`: one TF32
-//! product per step instead of three; `raw`: f32 windows split on read; `tiles=2x4x4x4x32x128`:
-//! another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k × flush_k). `rows`: the batched
-//! rows kernel of Cholesky (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), one
-//! matrix per cube, a unit per row (`units=U`: U units; the GPU default at 64 is `units=32`),
-//! with vector I/O (`scalar`: without; `cols`: down the columns of upper's transposed
+//! Without arguments, `MMA_DEFAULT`. `acm` / `bcm`: A / B column-major; `sh`: the sums in
+//! shared memory; `tf32`: one TF32 product per step instead of three; `stored`: the windows
+//! split when stored instead of on read (`sh stored`: session 23's default);
+//! `tiles=2x4x4x4x32x128`: another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k ×
+//! flush_k). `rows`: the batched rows kernel of Cholesky
+//! (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), one matrix per cube, a unit per
+//! row (`units=U`: U units; the GPU default at 64 is `units=32`), with vector I/O (`scalar`: without; `cols`: down the columns of upper's transposed
 //! views, `whole`: their block load in one trip). `fused`: potrf's fused SYRK + next
 //! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
 //! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
@@ -152,7 +153,7 @@ fn main() {
     let mut cfg = MmaTiles {
         sums_in_shared: args.iter().any(|a| a == "sh"),
         compensated: !args.iter().any(|a| a == "tf32"),
-        split_on_read: args.iter().any(|a| a == "raw"),
+        split_on_read: !args.iter().any(|a| a == "stored"),
         ..MMA_DEFAULT
     };
     // `tiles=WMxWNxTMxTNxKxF`: warps_m, warps_n, tiles_m, tiles_n, tile_k, flush_k.
