@@ -76,11 +76,7 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
             sums_in_shared: true,
             ..MMA_DEFAULT
         }),
-        "mma-stored" => GemmKernel::Mma(MmaTiles {
-            split_on_read: false,
-            sums_in_shared: true,
-            ..MMA_DEFAULT
-        }),
+        "mma-stored" => GemmKernel::Mma(linalg_common::gemm_mma::MMA_STORED),
         "mma-tf32-stored" => GemmKernel::Mma(MmaTiles {
             split_on_read: false,
             ..linalg_common::gemm_mma::MMA_TF32
@@ -566,7 +562,7 @@ fn combo_sweep(
 /// on the large updates (ms and residual).
 pub fn tc_sweep(client: &Client, samples: usize) {
     use linalg_common::gemm::GemmKernel;
-    use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_TF32, MmaTiles};
+    use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_STORED, MMA_TF32, MmaTiles};
     use linalg_common::gemm_tc::TC_DEFAULT;
     let hw = linalg_common::launch::Hardware::of(client);
     let n = 4096;
@@ -637,11 +633,7 @@ pub fn tc_sweep(client: &Client, samples: usize) {
             sums_in_shared: !MMA_DEFAULT.sums_in_shared,
             ..MMA_DEFAULT
         }),
-        GemmKernel::Mma(MmaTiles {
-            split_on_read: false,
-            sums_in_shared: true,
-            ..MMA_DEFAULT
-        }),
+        GemmKernel::Mma(MMA_STORED),
         GemmKernel::Mma(MMA_TF32),
         GemmKernel::Mma(MmaTiles {
             split_on_read: false,

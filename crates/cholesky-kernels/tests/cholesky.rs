@@ -9,7 +9,7 @@ use cholesky_kernels::{
 use cubecl::client::Client;
 use cubecl::prelude::*;
 use linalg_common::gemm::{BIG_TILES, GemmConfig, GemmKernel, GemmLaunch, GemmOp, Operand};
-use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_TF32, MmaTiles};
+use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_STORED, MMA_TF32, MmaTiles};
 use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
 use linalg_common::launch::Hardware;
 use linalg_common::matgen::spd_from_factor;
@@ -1628,15 +1628,7 @@ fn mma_launches(hw: &Hardware) -> Vec<(&'static str, GemmLaunch)> {
         ),
         (
             "tf32x3 mma, hi and lo stored, sums in shared",
-            GemmLaunch::mma(
-                hw,
-                MmaTiles {
-                    split_on_read: false,
-                    sums_in_shared: true,
-                    ..MMA_DEFAULT
-                },
-            )
-            .expect("the default's device runs both splits"),
+            GemmLaunch::mma(hw, MMA_STORED).expect("the default's device runs both splits"),
         ),
         (
             "tf32x3 mma, one 16 x 8 tile, hi and lo stored",

@@ -134,6 +134,15 @@ pub const MMA_DEFAULT: MmaTiles = MmaTiles {
     split_on_read: true,
 };
 
+/// Session 23's default, kept to measure and test against: [`MMA_DEFAULT`]'s tiling with hi
+/// and lo split when stored and the sums in shared memory (H200, session 38: 51.8 / 56.5 /
+/// 50.4 TFLOP/s at 4096³, potrf 16384 in 38.0 ms; BENCHMARKS.md).
+pub const MMA_STORED: MmaTiles = MmaTiles {
+    split_on_read: false,
+    sums_in_shared: true,
+    ..MMA_DEFAULT
+};
+
 /// [`MMA_DEFAULT`]'s tiling with one TF32 product per step (TF32 accuracy, 1.1e-5 of Σ|a||b|
 /// at K = 4096; H200, session 38, BENCHMARKS.md: 92.1 / 101.2 / 80.0 TFLOP/s for A·B / A·Bᵀ /
 /// Aᵀ·B at 4096³ and potrf 16384 in 27.0 ms, against 76.9 / 88.9 / 72.6 and 29.0 with hi
