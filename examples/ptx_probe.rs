@@ -17,8 +17,9 @@
 //! `tiles=2x4x4x4x32x128`: another tiling (warps_m × warps_n × tiles_m × tiles_n × tile_k ×
 //! flush_k). `rows`: the batched rows kernel of Cholesky
 //! (`cholesky_kernels::potrf::rows_kernel`) at order NB (64), one matrix per cube, a unit per
-//! row (`units=U`: U units; the GPU default at 64 is `units=32`), with vector I/O (`scalar`: without; `cols`: down the columns of upper's transposed
-//! views, `whole`: their block load in one trip). `fused`: potrf's fused SYRK + next
+//! row (`units=U`: U units; the GPU default at 64 is `units=32`), with vector I/O (`scalar`:
+//! without; `cols`: down the columns of upper's transposed views, `whole`: their block load in
+//! one trip). `fused`: potrf's fused SYRK + next
 //! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
 //! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
 //! spill that way). With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
