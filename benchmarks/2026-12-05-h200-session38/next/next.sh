@@ -10,9 +10,11 @@
 #   so this takes two thirds of the split out of the inner loop for 16 more bytes per A
 #   fragment read (3×TF32). With one TF32 product, A's stored hi quad is as many bytes as
 #   its raw quad, so there it only saves the split.
-# ptxas 13 here (`scripts/local-sass.sh [sh] raw [ast] [pair] [tf32]`): no spills anywhere;
-# registers 255 (default), 255 (pair), 255 (ast), 250 (ast pair), 236 (sh ast); the stored
-# and default paths compile to the same SASS as without the diff (2384 / 2328 instructions).
+# ptxas 13 here (`scripts/local-sass.sh [sh] [tf32] [pair] [ast]`; no arguments: the default):
+# registers / instructions between the barriers of the K loop: default 255 (24-byte stack) /
+# 1169, pair 255 / 1159, ast 255 / 1025, ast pair 250 / 1043, sh ast 236 / 1074, tf32 ast
+# 250 / 765 (tf32 251 / 815). The existing paths (default, sh, stored, sh stored, tf32)
+# compile to the same SASS with the diff as without it.
 # On a GPU only (the CPU runtime and wgpu refuse the mma kernel).
 # Pack here:
 #   git apply benchmarks/2026-12-05-h200-session38/next/mma-variants.diff
