@@ -10,6 +10,7 @@
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [stored] [tiles=...] > kernel.ll
 //! cargo run ... --example ptx_probe -- rows [NB] [scalar | cols [whole]] [units=U] > rows.ll
 //! cargo run ... --example ptx_probe -- fused > fused.ll
+//! cargo run ... --example ptx_probe -- recon [NB] [old] > recon.ll
 //! ```
 //! Without arguments, `MMA_DEFAULT`. `acm` / `bcm`: A / B column-major; `sh`: the sums in
 //! shared memory; `tf32`: one TF32 product per step instead of three; `stored`: the windows
@@ -22,7 +23,10 @@
 //! one trip). `fused`: potrf's fused SYRK + next
 //! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
 //! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
-//! spill that way). With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
+//! spill that way). `qpanel`: geqrf's register panel kernel. `recon [NB] [old]`: the top block
+//! of geqrf's Householder reconstruction with a unit per row (`old`: per element), for panels
+//! of NB columns (32; the per-row kernel serves at most 32, wider ones compile slowly).
+//! With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
 //! the driver instead of the IR (`scripts/local-sass.sh` assembles that into SASS).
 use cholesky_kernels::RowsConfig;
 use cholesky_kernels::potrf::rows_kernel;
@@ -149,6 +153,56 @@ fn main() {
             1,
             cfg,
         ));
+        return;
+    }
+    // `recon [NB] [old]`: the top block of geqrf's Householder reconstruction
+    // (`geqrf/recon.rs`) for panels of NB columns (32), a unit per row (`old`: per element).
+    if args.get(1).map(String::as_str) == Some("recon") {
+        use qr_kernels::geqrf::{ReconConfig, recon_top_kernel, recon_top_rows_kernel};
+        let nb = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(32);
+        let cfg = ReconConfig {
+            nb,
+            units: 1024,
+            rows: 32,
+            unroll: true,
+            top_rows: !args.iter().any(|a| a == "old"),
+        };
+        let strides = StridesLaunch::new(0, nb, 1, 4096 * nb);
+        let units = if cfg.top_rows {
+            cfg.top_units()
+        } else {
+            cfg.units
+        };
+        macro_rules! top {
+            ($kernel:path) => {
+                compile(&$kernel(
+                    props,
+                    target,
+                    CubeCount::Static(1, 1, 1),
+                    CubeDim::new_1d(units as u32),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    strides,
+                    0,
+                    nb,
+                    4096 * nb,
+                    4096,
+                    nb,
+                    1,
+                    cfg,
+                ))
+            };
+        }
+        if cfg.top_rows {
+            top!(recon_top_rows_kernel::create_dummy_kernel::<f32>);
+        } else {
+            top!(recon_top_kernel::create_dummy_kernel::<f32>);
+        }
         return;
     }
     let mut cfg = MmaTiles {

@@ -31,6 +31,9 @@ pub struct Bench<'a> {
     pub qr_split_matrices: Option<usize>,
     /// Rows of the last cube of geqrf's TSQR panels for the main QR rows (`--qr-tsqr-top N`).
     pub qr_tsqr_top: Option<usize>,
+    /// The reconstruction's top-block kernel for the main QR rows (`--qr-recon-top
+    /// rows|elements`: a unit per row or per element).
+    pub qr_recon_top_rows: Option<bool>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows
     /// (`--qr-big-gemm simt|tc|mma`; `None`: default).
     pub qr_big_gemm: Option<linalg_common::gemm::GemmKernel>,

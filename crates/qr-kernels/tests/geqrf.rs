@@ -8,6 +8,7 @@ use linalg_common::matgen::{MatrixClass, generate};
 use linalg_common::reference::{
     matmul, max_nan, norm1, orth_bound, q_from_reflectors, resid_bound,
 };
+use qr_kernels::geqrf::MAX_TOP_ROWS_NB;
 use qr_kernels::{
     HostGeqrf, MatrixRef, QrError, QrLaunch, QrMode, QrParams, Side, View, apply_q, geqrf,
     geqrf_host, householder_product, qr_host,
@@ -694,14 +695,47 @@ fn tsqr_panels(panel: usize) -> QrParams {
     }
 }
 
-/// Every panel through TSQR and Householder reconstruction: the gates on every shape and
-/// class, the reflectors of the one-cube panel (LAPACK's) on full-rank input, and the
+/// Every panel through TSQR and Householder reconstruction, with either top-block kernel:
+/// the gates on every shape and class, the reflectors of the one-cube panel (LAPACK's) on
+/// full-rank input, the two top-block kernels' factors against each other, and the
 /// non-finite report.
 pub fn tsqr_panels_reconstruct(client: &Client) {
     let hw = Hardware::of(client);
+    // Both top-block kernels run the same operations in the same order.
+    let both = |a: &[f32], shape: &[usize; 3], params: QrParams, what: &str| {
+        let outs = [false, true].map(|top_rows| {
+            let params = QrParams {
+                recon_top_rows: Some(top_rows),
+                ..params
+            };
+            let launch = QrLaunch::new(&hw, &params, shape[0], shape[1]).expect("launch");
+            // Where the reconstruction does not fit (64 columns on the CPU runtime), the
+            // one-cube panel runs.
+            if let Some(recon) = launch.recon {
+                let nb = params.panel.expect("given");
+                assert_eq!(recon.top_rows, top_rows && nb <= MAX_TOP_ROWS_NB, "{what}");
+            }
+            let out = geqrf_host(client, a, shape, &params).expect("geqrf");
+            check_geqrf(
+                client,
+                a,
+                &out,
+                &params,
+                &format!("{what}, top rows {top_rows}"),
+            );
+            out
+        });
+        let [x, y] = &outs;
+        let hmax = x.h.iter().fold(0f32, |s, v| s.max(v.abs()));
+        for (i, (p, q)) in x.h.iter().zip(&y.h).enumerate() {
+            assert!((p - q).abs() <= 1e-5 * hmax, "{what}: H[{i}] {p} vs {q}");
+        }
+        for (i, (p, q)) in x.tau.iter().zip(&y.tau).enumerate() {
+            assert!((p - q).abs() <= 1e-5, "{what}: τ[{i}] {p} vs {q}");
+        }
+    };
     for panel in [8usize, 32] {
-        let params = tsqr_panels(panel);
-        let launch = QrLaunch::new(&hw, &params, 2, 300).expect("launch");
+        let launch = QrLaunch::new(&hw, &tsqr_panels(panel), 2, 300).expect("launch");
         assert!(launch.recon.is_some(), "the reconstruction kernels fit");
         for &(m, n) in &[
             (1usize, 1usize),
@@ -716,22 +750,28 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
             (2100, 40),
         ] {
             let a = batch_of(&[MatrixClass::Dense; 2], m, n, (m * 31 + n) as u64);
-            let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");
-            check_geqrf(client, &a, &out, &params, &format!("tsqr panels {panel}"));
+            both(
+                &a,
+                &[2, m, n],
+                tsqr_panels(panel),
+                &format!("tsqr panels {panel}, {m}×{n}"),
+            );
         }
         let (m, n) = (96, 80);
         let classes = HARD_CLASSES;
         let a = batch_of(&classes, m, n, 23);
-        let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
-        check_geqrf(client, &a, &out, &params, "tsqr panels, classes");
+        both(
+            &a,
+            &[classes.len(), m, n],
+            tsqr_panels(panel),
+            "tsqr panels, classes",
+        );
     }
     // 64-wide panels (the default for batches of tall matrices) whose TSQR tree ends in a cube
     // bigger than its blocks where the default has one (GPUs: 5 blocks of 256 rows, then 320).
-    let params = tsqr_panels(64);
     let (m, n) = (1100, 130);
     let a = batch_of(&[MatrixClass::Dense; 2], m, n, 37);
-    let out = geqrf_host(client, &a, &[2, m, n], &params).expect("geqrf");
-    check_geqrf(client, &a, &out, &params, "tsqr panels 64");
+    both(&a, &[2, m, n], tsqr_panels(64), "tsqr panels 64");
     // Full rank: the same H and τ as the one-cube panel up to rounding (signs included).
     let (batch, m, n) = (3, 200, 48);
     let a = batch_of(&[MatrixClass::Dense; 3], m, n, 5);
@@ -741,14 +781,20 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
         ..QrParams::default()
     };
     let x = geqrf_host(client, &a, &[batch, m, n], &one_cube).expect("one-cube panels");
-    let y = geqrf_host(client, &a, &[batch, m, n], &tsqr_panels(16)).expect("tsqr panels");
-    assert_same_factors(&x, &y);
-    // NaN in a later panel: reported, no hang.
-    let mut bad = a.clone();
-    bad[m * n + 150 * n + 40] = f32::NAN;
-    match geqrf_host(client, &bad, &[batch, m, n], &tsqr_panels(16)) {
-        Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![1]),
-        other => panic!("expected NonFinite, got {other:?}"),
+    for top_rows in [false, true] {
+        let params = QrParams {
+            recon_top_rows: Some(top_rows),
+            ..tsqr_panels(16)
+        };
+        let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("tsqr panels");
+        assert_same_factors(&x, &y);
+        // NaN in a later panel: reported, no hang.
+        let mut bad = a.clone();
+        bad[m * n + 150 * n + 40] = f32::NAN;
+        match geqrf_host(client, &bad, &[batch, m, n], &params) {
+            Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![1]),
+            other => panic!("expected NonFinite, got {other:?}"),
+        }
     }
 }
 

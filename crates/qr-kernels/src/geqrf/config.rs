@@ -75,6 +75,10 @@ pub struct QrParams {
     /// with at most [`MAX_SPLITS`] chunks over the whole batch. Default
     /// [`DEFAULT_SPLIT_MATRICES`].
     pub split_matrices: Option<usize>,
+    /// The reconstruction's top block with a unit per row (`true`,
+    /// [`ReconConfig::top_rows`]; panels of at most [`MAX_TOP_ROWS_NB`] columns, wider ones
+    /// take the other kernel) or per element. Default false.
+    pub recon_top_rows: Option<bool>,
 }
 
 /// The default of [`QrParams::split_matrices`]: every batch that [`MAX_SPLITS`] lets split
@@ -82,6 +86,10 @@ pub struct QrParams {
 /// 8×2048² 12.4 against 13.5, qr(reduced) 2×4096² 39.5 against 42.1; single matrices
 /// unchanged: BENCHMARKS.md, session 30).
 pub const DEFAULT_SPLIT_MATRICES: usize = 8;
+
+/// Widest panel of [`QrParams::recon_top_rows`]: its kernel is unrolled over the block's
+/// columns (nb² steps; sm_90 SASS of 32 columns: 5896 instructions, 96 registers).
+pub const MAX_TOP_ROWS_NB: usize = 32;
 
 /// Most K chunks of the split products of one launch, over all its matrices (bounds the
 /// partials' workspace).
@@ -379,6 +387,7 @@ impl QrLaunch {
             units: hw.max_units_per_cube.min(1024),
             rows: 32,
             unroll: hw.max_units_per_cube >= 256,
+            top_rows: params.recon_top_rows.unwrap_or(false) && nb <= MAX_TOP_ROWS_NB,
         };
         let tsqr_rows = params
             .tsqr_panel_rows

@@ -34,7 +34,9 @@ mod q;
 mod recon;
 mod update;
 
-pub use config::{GPU_TSQR_PANEL_PARAMS, PanelConfig, QrLaunch, QrParams, RegPanelConfig};
+pub use config::{
+    GPU_TSQR_PANEL_PARAMS, MAX_TOP_ROWS_NB, PanelConfig, QrLaunch, QrParams, RegPanelConfig,
+};
 /// The register panel kernel, public only for `examples/ptx_probe.rs` (compiled, never
 /// launched).
 #[doc(hidden)]
@@ -42,6 +44,10 @@ pub use panel_regs::panel_regs_kernel;
 pub(crate) use q::form_q;
 pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
 pub use recon::ReconConfig;
+/// The reconstruction's top-block kernels, public only for `examples/ptx_probe.rs` (compiled,
+/// never launched).
+#[doc(hidden)]
+pub use recon::{recon_top_kernel, recon_top_rows_kernel};
 
 use crate::error::{QrError, device_error};
 use cubecl::client::Client;

@@ -20,6 +20,9 @@
 //!   element's right-hand side in a register; one barrier per column in each phase. It writes
 //!   the top w rows of H, τ, V and the update's U = V·Tᵀ (there V₁·Tᵀ = −S·Uᵀ), and per matrix
 //!   U⁻¹ and Tᵀ (`mats`, `[batch, 2, nb, nb]`).
+//! - or [`recon_top_rows_kernel`] (`ReconConfig::top_rows`): the same with a unit per row of
+//!   the block, its row in registers; one barrier per column in the LU, none in the
+//!   substitutions (a unit per column of U⁻¹ and Tᵀ).
 //! - [`recon_rows_kernel`]: rows i ≥ w, `rows` per cube: V_i = Q_i·U⁻¹ (into H and V, staged in
 //!   shared memory), then U_i = V_i·Tᵀ.
 //!
@@ -38,13 +41,25 @@ pub struct ReconConfig {
     pub rows: usize,
     /// Unroll the per-unit element loops and the inner products (GPU).
     pub unroll: bool,
+    /// The top block by [`recon_top_rows_kernel`] (a unit per row, nb units) instead of
+    /// [`recon_top_kernel`] (a unit per element, `units` units).
+    pub top_rows: bool,
 }
 
 impl ReconConfig {
     /// Shared memory of the larger of the two kernels, in bytes.
     pub fn shared_bytes(&self) -> usize {
         let nn = self.nb * self.nb;
-        4 * (3 * nn + 2 * self.nb).max(2 * nn + self.rows * self.nb)
+        let top = 3 * nn + if self.top_rows { 5 } else { 2 } * self.nb;
+        4 * top.max(2 * nn + self.rows * self.nb)
+    }
+    /// Units of [`recon_top_rows_kernel`]: the largest divisor of nb that a cube holds (nb on
+    /// GPUs: a unit per row).
+    pub fn top_units(&self) -> usize {
+        (1..=self.nb.min(self.units))
+            .rev()
+            .find(|u| self.nb.is_multiple_of(*u))
+            .unwrap_or(1)
     }
     /// Elements of the w × w block per unit of the top kernel.
     pub fn top_per_unit(&self) -> usize {
@@ -59,9 +74,9 @@ impl ReconConfig {
 /// The top w × w block of each matrix. `q` `[batch, p, w]` and `r` `[batch, w, w]` are TSQR's
 /// contiguous outputs; H's panel at `sh.offset + b·sh.bs` (its (0, 0)); τ at
 /// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + j`.
-#[cube(launch_unchecked)]
+#[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn recon_top_kernel<F: Float>(
+pub fn recon_top_kernel<F: Float>(
     q: &[F],
     r: &[F],
     h: &mut [F],
@@ -223,6 +238,201 @@ pub(crate) fn recon_top_kernel<F: Float>(
                 tau[tbase + c] = xt[e];
             }
         }
+    }
+}
+
+/// [`recon_top_kernel`] with a unit per row (`cfg.top_rows`; a cube of
+/// [`ReconConfig::top_units`] units, each with the rows unit + t·units): a unit holds its rows
+/// of Q₁ − S in registers through the LU, the pivot row reaches the others through shared
+/// memory (two slots, one barrier per column), and each unit keeps its multipliers (V₁) and
+/// its rows of U. Then the unit of row c forms column c of U⁻¹ (back substitution) and of Tᵀ
+/// (forward substitution) from U and V₁ in shared memory, with no barrier between steps. The
+/// same operations in the same order as [`recon_top_kernel`]; the same outputs.
+#[cube(launch_unchecked, create_dummy_kernel)]
+#[allow(clippy::too_many_arguments)]
+pub fn recon_top_rows_kernel<F: Float>(
+    q: &[F],
+    r: &[F],
+    h: &mut [F],
+    tau: &mut [F],
+    v_out: &mut [F],
+    u_out: &mut [F],
+    mats: &mut [F],
+    sh: Strides,
+    tau_off: usize,
+    tau_bs: usize,
+    vu_bs: usize,
+    p: usize,
+    w: usize,
+    batch: usize,
+    #[comptime] cfg: ReconConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let nn = comptime!(cfg.nb * cfg.nb);
+    let units = comptime!(cfg.top_units());
+    let rpu = comptime!(cfg.nb / cfg.top_units());
+    // Rows of `a` padded: each unit reads whole rows.
+    let ld = comptime!(cfg.nb + 1);
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before any barrier.
+    if bidx >= batch {
+        terminate!();
+    }
+    let unit = UNIT_POS as usize;
+    let qbase = bidx * p * w;
+    let rbase = bidx * w * w;
+    let hbase = sh.offset + bidx * sh.bs;
+    let tbase = tau_off + bidx * tau_bs;
+    let vbase = bidx * vu_bs;
+    let mbase = bidx * 2 * nn;
+    // a: Q₁, then V₁ (strictly lower), the unshifted pivots and U (strictly upper);
+    // prow: the pivot row, slot j % 2 for column j; xu, xt: U⁻¹ and Tᵀ.
+    let mut a = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
+    let mut prow = Shared::<[F]>::new_slice(comptime!(2 * cfg.nb));
+    let mut xu = Shared::<[F]>::new_slice(nn);
+    let mut xt = Shared::<[F]>::new_slice(nn);
+    let mut sg = Shared::<[F]>::new_slice(nb);
+    let mut pv = Shared::<[F]>::new_slice(nb);
+
+    // Q₁, coalesced; rows and columns ≥ w are zero (pivot 1, no updates).
+    let mut idx = unit;
+    while idx < nn {
+        let i = idx / nb;
+        let c = idx % nb;
+        let mut v = F::new(0.0);
+        if i < w && c < w {
+            v = q[qbase + i * w + c];
+        }
+        a[i * ld + c] = v;
+        idx += units;
+    }
+    sync_cube();
+    // ra[t·nb + c]: row unit + t·units.
+    let mut ra = Array::<F>::new(nn / units);
+    #[unroll(cfg.unroll)]
+    for t in 0..rpu {
+        #[unroll(cfg.unroll)]
+        for c in 0..nb {
+            ra[t * nb + c] = a[(unit + t * units) * ld + c];
+        }
+    }
+    // Step j: row j is final; rows i > j take l = a_ij / u_jj into column j and
+    // a_ic −= l·a_jc for c > j. The unit of row j keeps its unshifted pivot.
+    let mut d = Array::<F>::new(rpu);
+    #[unroll(cfg.unroll)]
+    for t in 0..rpu {
+        d[t] = F::new(0.0);
+    }
+    #[unroll(cfg.unroll)]
+    for j in 0..nb {
+        if j < w {
+            let slot = (j % 2) * nb;
+            let tj = j / units;
+            if unit == j % units {
+                d[tj] = ra[tj * nb + j];
+                #[unroll(cfg.unroll)]
+                for c in 0..nb {
+                    if c >= j {
+                        prow[slot + c] = ra[tj * nb + c];
+                    }
+                }
+            }
+            sync_cube();
+            let piv = shifted::<F>(prow[slot + j]);
+            #[unroll(cfg.unroll)]
+            for t in 0..rpu {
+                if unit + t * units > j {
+                    let l = ra[t * nb + j] / piv;
+                    ra[t * nb + j] = l;
+                    #[unroll(cfg.unroll)]
+                    for c in 0..nb {
+                        if c > j {
+                            ra[t * nb + c] -= l * prow[slot + c];
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Each row: V₁ left of the diagonal, the unshifted pivot on it, U right of it.
+    #[unroll(cfg.unroll)]
+    for t in 0..rpu {
+        let i = unit + t * units;
+        #[unroll(cfg.unroll)]
+        for c in 0..nb {
+            a[i * ld + c] = ra[t * nb + c];
+        }
+        let piv = shifted::<F>(d[t]);
+        sg[i] = clamp(d[t], F::new(-1.0), F::new(1.0)) - piv;
+        pv[i] = piv;
+    }
+    sync_cube();
+    #[unroll(cfg.unroll)]
+    for t in 0..rpu {
+        let col = unit + t * units;
+        // Column `col` of X = U⁻¹: U·X = I backwards.
+        let mut b = Array::<F>::new(nb);
+        #[unroll(cfg.unroll)]
+        for k in 0..nb {
+            b[k] = select(k == col, F::new(1.0), F::new(0.0));
+        }
+        #[unroll(cfg.unroll)]
+        for s in 0..nb {
+            let iu = nb - 1 - s;
+            if iu < w {
+                let x = b[iu] / pv[iu];
+                b[iu] = x;
+                xu[iu * nb + col] = x;
+                #[unroll(cfg.unroll)]
+                for k in 0..nb {
+                    if k < iu {
+                        b[k] -= a[k * ld + iu] * x;
+                    }
+                }
+            }
+        }
+        // Column `col` of Y = Tᵀ: V₁·Y = −S·Uᵀ forwards; Uᵀ's column `col` is U's row `col`,
+        // this unit's row t.
+        #[unroll(cfg.unroll)]
+        for k in 0..nb {
+            let ui = select(k == col, pv[col], ra[t * nb + k]);
+            b[k] = select(k >= col, -sg[k] * ui, F::new(0.0));
+        }
+        #[unroll(cfg.unroll)]
+        for step in 0..nb {
+            if step < w {
+                let y = b[step];
+                xt[step * nb + col] = y;
+                #[unroll(cfg.unroll)]
+                for k in 0..nb {
+                    if k > step {
+                        b[k] -= a[k * ld + step] * y;
+                    }
+                }
+            }
+        }
+    }
+    sync_cube();
+    let mut idx = unit;
+    while idx < nn {
+        let i = idx / nb;
+        let c = idx % nb;
+        if i < w && c < w {
+            let lower = i > c;
+            let av = a[i * ld + c];
+            let hv = select(lower, av, sg[i] * r[rbase + i * w + c]);
+            h[hbase + i * sh.rs + c * sh.cs] = hv;
+            v_out[vbase + idx] = select(lower, av, select(i == c, F::new(1.0), F::new(0.0)));
+            // (V₁·Tᵀ)[i][c] = −s_i·U[c][i].
+            let uci = select(i == c, pv[c], a[c * ld + i]);
+            u_out[vbase + idx] = select(i >= c, -sg[i] * uci, F::new(0.0));
+            mats[mbase + idx] = xu[idx];
+            mats[mbase + nn + idx] = xt[idx];
+            if i == c {
+                tau[tbase + c] = xt[idx];
+            }
+        }
+        idx += units;
     }
 }
 

@@ -5,7 +5,7 @@ use super::Ctx;
 use super::config::{MAX_SPLITS, MIN_CHUNK, PanelConfig};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
-use super::recon::{recon_rows_kernel, recon_top_kernel};
+use super::recon::{recon_rows_kernel, recon_top_kernel, recon_top_rows_kernel};
 use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, tsqr_launch};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -168,34 +168,47 @@ impl Reflectors {
         let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
         let b = ctx.batch;
         let hv = h.view;
-        // SAFETY: matrix b's cube reads Q rows < p and R (w × w) of its own slices (TSQR's
-        // contiguous outputs, b·p·w and b·w·w elements), writes the panel's rows < p and
-        // columns < w of H (inside the buffer: checked by the public ops, debug-checked by
-        // the callers), τ entries offset + b·bs + j (j < w), rows < p ≤ rows of its V and U
-        // slices (stride nb, columns < w ≤ nb) and its 2·nb² slice of `mats`. Barriers are
-        // reached by every unit: the only early exit (batch) is uniform per cube and the loop
-        // bounds (w, the step counter) are uniform.
+        macro_rules! top {
+            ($kernel:path, $units:expr) => {
+                $kernel(
+                    ctx.client,
+                    CubeCount::Static(1, by as u32, bz as u32),
+                    CubeDim::new_1d($units as u32),
+                    BufferArg::from_raw_parts(q.clone(), b * p * w),
+                    BufferArg::from_raw_parts(f.r.clone(), b * w * w),
+                    BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                    BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                    BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                    BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
+                    BufferArg::from_raw_parts(mats.0.clone(), mats.1),
+                    hv.launch_arg(),
+                    tau.offset,
+                    tau.batch_stride,
+                    self.rows * ctx.launch.nb,
+                    p,
+                    w,
+                    b,
+                    cfg,
+                )
+            };
+        }
+        // SAFETY (both kernels): matrix b's cube reads Q rows < p and R (w × w) of its own
+        // slices (TSQR's contiguous outputs, b·p·w and b·w·w elements), writes the panel's rows
+        // < p and columns < w of H (inside the buffer: checked by the public ops,
+        // debug-checked by the callers), τ entries offset + b·bs + j (j < w), rows < p ≤ rows
+        // of its V and U slices (stride nb, columns < w ≤ nb) and its 2·nb² slice of `mats`.
+        // Barriers are reached by every unit: the only early exit (batch) is uniform per cube
+        // and the loop bounds (w, the step counter) are uniform. The per-row kernel's cube has
+        // `top_units()` units, a divisor of nb.
         unsafe {
-            recon_top_kernel::launch_unchecked::<f32>(
-                ctx.client,
-                CubeCount::Static(1, by as u32, bz as u32),
-                CubeDim::new_1d(cfg.units as u32),
-                BufferArg::from_raw_parts(q.clone(), b * p * w),
-                BufferArg::from_raw_parts(f.r.clone(), b * w * w),
-                BufferArg::from_raw_parts(h.handle.clone(), h.len),
-                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
-                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
-                BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
-                BufferArg::from_raw_parts(mats.0.clone(), mats.1),
-                hv.launch_arg(),
-                tau.offset,
-                tau.batch_stride,
-                self.rows * ctx.launch.nb,
-                p,
-                w,
-                b,
-                cfg,
-            );
+            if cfg.top_rows {
+                top!(
+                    recon_top_rows_kernel::launch_unchecked::<f32>,
+                    cfg.top_units()
+                );
+            } else {
+                top!(recon_top_kernel::launch_unchecked::<f32>, cfg.units);
+            }
         }
         if p > w {
             let cubes = (p - w).div_ceil(cfg.rows);
