@@ -948,9 +948,10 @@ fn result_index(
 /// A unit's tm×tn results `acc` into C (unit (uy, ux) of the tile at (row0, col0)).
 ///
 /// Small per-unit tiles (the 4×4 of the K = 32–64 updates, whose epilogue is a large part of
-/// their time) read all their old C values before storing any: C's loads cannot pass its
-/// stores (same buffer), so one load–store chain per element waits on memory tm·tn times.
-/// Larger tiles keep the chain (batching there cost potrf 16384² 7 % on the H200).
+/// their time) read all their old C values before storing any ([`load_tile_c`], then
+/// [`put_tile`]): C's loads cannot pass its stores (same buffer), so one load–store chain per
+/// element waits on memory tm·tn times. Larger tiles keep the chain (batching there cost potrf
+/// 16384² 7 % on the H200).
 #[cube]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn store_tile<F: Float>(
@@ -970,25 +971,8 @@ pub(crate) fn store_tile<F: Float>(
     let vector = comptime!(cfg.vector);
     if comptime!(cfg.tm * cfg.tn <= C_BATCH_MAX) {
         let mut old = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = result_index(row0, uy, r, uy_n, vector);
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = result_index(col0, ux, s, ux_n, vector);
-                old[r * tn + s] = load_c(c, c_base, sc, dims, gi, gj, op);
-            }
-        }
-        #[unroll(cfg.unroll)]
-        for r in 0..tm {
-            let gi = result_index(row0, uy, r, uy_n, vector);
-            #[unroll(cfg.unroll)]
-            for s in 0..tn {
-                let gj = result_index(col0, ux, s, ux_n, vector);
-                let (v, o) = (acc[r * tn + s], old[r * tn + s]);
-                put_c(c, c_base, sc, dims, gi, gj, v, o, op);
-            }
-        }
+        load_tile_c(c, c_base, sc, dims, &mut old, row0, col0, uy, ux, cfg, op);
+        put_tile(c, c_base, sc, dims, acc, &old, row0, col0, uy, ux, cfg, op);
     } else {
         #[unroll(cfg.unroll)]
         for r in 0..tm {
@@ -1002,8 +986,69 @@ pub(crate) fn store_tile<F: Float>(
     }
 }
 
+/// The old values of a unit's tm×tn elements of C ([`load_c`]; zeros unless `op`
+/// accumulates), for [`put_tile`].
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn load_tile_c<F: Float>(
+    c: &mut [F],
+    c_base: usize,
+    sc: &Strides,
+    dims: &MatArgs,
+    old: &mut Array<F>,
+    row0: usize,
+    col0: usize,
+    uy: usize,
+    ux: usize,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] op: GemmOp,
+) {
+    let (tm, tn, uy_n, ux_n) = comptime!((cfg.tm, cfg.tn, cfg.units_y, cfg.units_x));
+    let vector = comptime!(cfg.vector);
+    #[unroll(cfg.unroll)]
+    for r in 0..tm {
+        let gi = result_index(row0, uy, r, uy_n, vector);
+        #[unroll(cfg.unroll)]
+        for s in 0..tn {
+            let gj = result_index(col0, ux, s, ux_n, vector);
+            old[r * tn + s] = load_c(c, c_base, sc, dims, gi, gj, op);
+        }
+    }
+}
+
+/// A unit's tm×tn results `acc` into C given their old values `old` ([`load_tile_c`]).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn put_tile<F: Float>(
+    c: &mut [F],
+    c_base: usize,
+    sc: &Strides,
+    dims: &MatArgs,
+    acc: &Array<F>,
+    old: &Array<F>,
+    row0: usize,
+    col0: usize,
+    uy: usize,
+    ux: usize,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] op: GemmOp,
+) {
+    let (tm, tn, uy_n, ux_n) = comptime!((cfg.tm, cfg.tn, cfg.units_y, cfg.units_x));
+    let vector = comptime!(cfg.vector);
+    #[unroll(cfg.unroll)]
+    for r in 0..tm {
+        let gi = result_index(row0, uy, r, uy_n, vector);
+        #[unroll(cfg.unroll)]
+        for s in 0..tn {
+            let gj = result_index(col0, ux, s, ux_n, vector);
+            let (v, o) = (acc[r * tn + s], old[r * tn + s]);
+            put_c(c, c_base, sc, dims, gi, gj, v, o, op);
+        }
+    }
+}
+
 /// Largest per-unit tile (tm·tn) whose old C values are all read before any is stored.
-const C_BATCH_MAX: usize = 16;
+pub(crate) const C_BATCH_MAX: usize = 16;
 
 /// Load this unit's share of the A window (tile_m rows × tile_k columns at (row0, k0)) and the
 /// B window (tile_k × tile_n at (k0, col0)) into registers.
