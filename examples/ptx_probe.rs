@@ -23,7 +23,8 @@
 //! one trip). `fused`: potrf's fused SYRK + next
 //! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
 //! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
-//! spill that way). `qpanel`: geqrf's register panel kernel. `recon [NB] [old]`: the top block
+//! spill that way). `vec [set]`: the SIMT GEMM with 4-vector tiles at the GPU default tiling,
+//! C −= A·B (`set`: C = A·B). `qpanel`: geqrf's register panel kernel. `recon [NB] [old]`: the top block
 //! of geqrf's Householder reconstruction with a unit per row (`old`: per element), for panels
 //! of NB columns (32; the per-row kernel serves at most 32, wider ones compile slowly).
 //! With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
@@ -203,6 +204,48 @@ fn main() {
         } else {
             top!(recon_top_kernel::create_dummy_kernel::<f32>);
         }
+        return;
+    }
+    // `vec [set]`: the SIMT GEMM with 4-vector tiles (`gemm_vec.rs`) at the GPU default
+    // tiling (64 × 64, 4 × 4 per unit, K windows of 16), C −= A·B (`set`: C = A·B).
+    if args.get(1).map(String::as_str) == Some("vec") {
+        use linalg_common::gemm::GemmConfig;
+        use linalg_common::gemm_vec::gemm_vec_kernel;
+        let cfg = GemmConfig {
+            units_x: 16,
+            units_y: 16,
+            tm: 4,
+            tn: 4,
+            tile_k: 16,
+            unroll: true,
+            vector: true,
+        };
+        let set = args.iter().any(|a| a == "set");
+        let op = GemmOp {
+            accumulate: !set,
+            negate: !set,
+            ..GemmOp::SET
+        };
+        let v = View::contiguous(4, 4);
+        compile(&gemm_vec_kernel::create_dummy_kernel::<f32>(
+            props,
+            target,
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(cfg.units() as u32),
+            arg(),
+            arg(),
+            arg(),
+            MatArgsLaunch::new(4, 4, 4, 1, 1, 4, 1, 0, 0),
+            v.launch_arg(),
+            v.launch_arg(),
+            v.launch_arg(),
+            cfg,
+            op,
+            Layout {
+                a_col_major: false,
+                b_col_major: false,
+            },
+        ));
         return;
     }
     let mut cfg = MmaTiles {

@@ -16,9 +16,12 @@ use cubecl::prelude::*;
 
 type V4<F> = Vector<F, Const<4>>;
 
-#[cube(launch_unchecked)]
+/// The kernel (public only for `examples/ptx_probe.rs`, which compiles it and never launches
+/// it; launches go through [`crate::gemm::GemmLaunch`]).
+#[doc(hidden)]
+#[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn gemm_vec_kernel<F: Float>(
+pub fn gemm_vec_kernel<F: Float>(
     a: &[F],
     b: &[F],
     c: &mut [F],
