@@ -209,17 +209,9 @@ fn main() {
     // `vec [set]`: the SIMT GEMM with 4-vector tiles (`gemm_vec.rs`) at the GPU default
     // tiling (64 × 64, 4 × 4 per unit, K windows of 16), C −= A·B (`set`: C = A·B).
     if args.get(1).map(String::as_str) == Some("vec") {
-        use linalg_common::gemm::GemmConfig;
+        use linalg_common::gemm::VEC_TILES;
         use linalg_common::gemm_vec::gemm_vec_kernel;
-        let cfg = GemmConfig {
-            units_x: 16,
-            units_y: 16,
-            tm: 4,
-            tn: 4,
-            tile_k: 16,
-            unroll: true,
-            vector: true,
-        };
+        let cfg = VEC_TILES;
         let set = args.iter().any(|a| a == "set");
         let op = GemmOp {
             accumulate: !set,

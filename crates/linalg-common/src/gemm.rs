@@ -158,6 +158,17 @@ impl GemmConfig {
     }
 }
 
+/// The tiling of [`GemmLaunch::new`] on GPUs: 64×64 vector tiles, 16×16 units of 4×4, k 16.
+pub const VEC_TILES: GemmConfig = GemmConfig {
+    units_x: 16,
+    units_y: 16,
+    tm: 4,
+    tn: 4,
+    tile_k: 16,
+    unroll: true,
+    vector: true,
+};
+
 /// The tiling of [`GemmLaunch::big`]: 128×128 vector tiles, 16×16 units of 8×8, k 8.
 pub const BIG_TILES: GemmConfig = GemmConfig {
     units_x: 16,
@@ -230,15 +241,7 @@ impl GemmLaunch {
     /// against 12 with scalar tiles), elsewhere a few units with scalar tiles.
     pub fn new(hw: &Hardware) -> Option<Self> {
         let cfg = if hw.max_units_per_cube >= 256 {
-            GemmConfig {
-                units_x: 16,
-                units_y: 16,
-                tm: 4,
-                tn: 4,
-                tile_k: 16,
-                unroll: true,
-                vector: true,
-            }
+            VEC_TILES
         } else {
             // CPU runtime (a few units per cube): small tiles, loops not unrolled.
             let ux = hw.max_units_per_cube.clamp(1, 2);

@@ -218,26 +218,74 @@ pub fn recon_top_kernel<F: Float>(
         step += 1;
     }
     sync_cube();
+    let out = TopOut {
+        rbase,
+        hbase,
+        tbase,
+        vbase,
+        mbase,
+        w,
+    };
     #[unroll(cfg.unroll)]
     for t in 0..per {
         let e = unit + t * units;
-        let i = e / nb;
-        let c = e % nb;
-        if i < w && c < w {
-            let lower = i > c;
-            let hv = select(lower, a[e], sg[i] * r[rbase + i * w + c]);
-            h[hbase + i * sh.rs + c * sh.cs] = hv;
-            v_out[vbase + i * nb + c] =
-                select(lower, a[e], select(i == c, F::new(1.0), F::new(0.0)));
-            // (V₁·Tᵀ)[i][c] = −s_i·U[c][i].
-            let uci = select(i == c, pv[c], a[c * nb + i]);
-            u_out[vbase + i * nb + c] = select(i >= c, -sg[i] * uci, F::new(0.0));
-            mats[mbase + e] = xu[e];
-            mats[mbase + nn + e] = xt[e];
-            if i == c {
-                tau[tbase + c] = xt[e];
-            }
+        if e / nb < w && e % nb < w {
+            store_top::<F>(
+                e, &a, &xu, &xt, &sg, &pv, r, h, tau, v_out, u_out, mats, &sh, &out, nb, nb,
+            );
         }
+    }
+}
+
+/// Where matrix b's top-block outputs start (its R at `rbase`, H's panel at `hbase`, τ at
+/// `tbase`, V and U at `vbase`, `mats` at `mbase`), and the block's order w.
+#[derive(CubeType, Clone, Copy)]
+struct TopOut {
+    rbase: usize,
+    hbase: usize,
+    tbase: usize,
+    vbase: usize,
+    mbase: usize,
+    w: usize,
+}
+
+/// Element e = i·nb + c (i, c < w) of the top block's outputs, from `a` (V₁ below the
+/// diagonal, U above it, at stride `ld`), S, the pivots, and U⁻¹ and Tᵀ (`xu`, `xt`, at e):
+/// H (V₁ below the diagonal, S·R on and above it), V, U = V₁·Tᵀ = −S·Uᵀ, `mats` and τ.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn store_top<F: Float>(
+    e: usize,
+    a: &Shared<[F]>,
+    xu: &Shared<[F]>,
+    xt: &Shared<[F]>,
+    sg: &Shared<[F]>,
+    pv: &Shared<[F]>,
+    r: &[F],
+    h: &mut [F],
+    tau: &mut [F],
+    v_out: &mut [F],
+    u_out: &mut [F],
+    mats: &mut [F],
+    sh: &Strides,
+    out: &TopOut,
+    #[comptime] nb: usize,
+    #[comptime] ld: usize,
+) {
+    let i = e / nb;
+    let c = e % nb;
+    let lower = i > c;
+    let av = a[i * ld + c];
+    let hv = select(lower, av, sg[i] * r[out.rbase + i * out.w + c]);
+    h[out.hbase + i * sh.rs + c * sh.cs] = hv;
+    v_out[out.vbase + e] = select(lower, av, select(i == c, F::new(1.0), F::new(0.0)));
+    // (V₁·Tᵀ)[i][c] = −s_i·U[c][i].
+    let uci = select(i == c, pv[c], a[c * ld + i]);
+    u_out[out.vbase + e] = select(i >= c, -sg[i] * uci, F::new(0.0));
+    mats[out.mbase + e] = xu[e];
+    mats[out.mbase + comptime!(nb * nb) + e] = xt[e];
+    if i == c {
+        tau[out.tbase + c] = xt[e];
     }
 }
 
@@ -413,24 +461,20 @@ pub fn recon_top_rows_kernel<F: Float>(
         }
     }
     sync_cube();
+    let out = TopOut {
+        rbase,
+        hbase,
+        tbase,
+        vbase,
+        mbase,
+        w,
+    };
     let mut idx = unit;
     while idx < nn {
-        let i = idx / nb;
-        let c = idx % nb;
-        if i < w && c < w {
-            let lower = i > c;
-            let av = a[i * ld + c];
-            let hv = select(lower, av, sg[i] * r[rbase + i * w + c]);
-            h[hbase + i * sh.rs + c * sh.cs] = hv;
-            v_out[vbase + idx] = select(lower, av, select(i == c, F::new(1.0), F::new(0.0)));
-            // (V₁·Tᵀ)[i][c] = −s_i·U[c][i].
-            let uci = select(i == c, pv[c], a[c * ld + i]);
-            u_out[vbase + idx] = select(i >= c, -sg[i] * uci, F::new(0.0));
-            mats[mbase + idx] = xu[idx];
-            mats[mbase + nn + idx] = xt[idx];
-            if i == c {
-                tau[tbase + c] = xt[idx];
-            }
+        if idx / nb < w && idx % nb < w {
+            store_top::<F>(
+                idx, &a, &xu, &xt, &sg, &pv, r, h, tau, v_out, u_out, mats, &sh, &out, nb, ld,
+            );
         }
         idx += units;
     }
