@@ -32,6 +32,9 @@
 # 2. `bash next-fused.sh time` (~3 min) with .gpu/cholesky_tests.xz moved to /tmp instead.
 # If the diff wins at 1024–4096 and loses nowhere, commit it and run the whole Cholesky
 # suite (two calls, split by --skip, as session 38 did).
+# Prebuilt in session 39 (b6868ed, the diff applied for bench and cholesky_tests):
+# .gpu-next/fused/{bench_old,bench,cholesky_tests}.xz; move them into .gpu/ instead of
+# packing, if the kernels have not changed since.
 cd "$(dirname "$0")/../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT/x
 bash scripts/gpu-run.sh none > $OUT/x/gpu.txt 2>&1   # unpack only

@@ -15,6 +15,9 @@
 # One device call, carry [".gpu"]: `bash next.sh` (~5 min). If `rows` wins on 1 × 4096² and
 # 1 × 8192² and loses nowhere, and the suite passes (its tsqr_panels_reconstruct runs both
 # kernels and compares them), make `recon_top_rows` default to true and record it.
+# Prebuilt in session 39 from d62249e's kernels (unchanged through b6868ed):
+# .gpu-next/recon/{bench,geqrf_tests}.xz; move them into .gpu/ instead of packing, if the
+# kernels have not changed since.
 cd "$(dirname "$0")/../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT/x
 bash scripts/gpu-run.sh none > $OUT/x/gpu.txt 2>&1   # unpack only
@@ -30,5 +33,14 @@ for top in elements rows; do
   timeout 120 ncu --metrics gpu__time_duration.sum -k regex:recon_top -c 6 /tmp/bench \
     --filter "geqrf 1x4096x4096" --samples 1 --qr-recon-top $top > $OUT/x/ncu-$top.log 2>&1
   echo "ncu $top rc=$?"; grep -E "recon_top|gpu__time_duration" $OUT/x/ncu-$top.log | head -12
+done
+# Extra data point, no code change: geqrf's updates of at least 1024 × 1024 on the mma kernel,
+# plain TF32 (as Cholesky's TF32 option; the qr_v2 gates at n = 4096 allow
+# ‖A − QR‖₁/‖A‖₁ ≤ 9.8e-3) and 3×TF32. Timing only: the bench checks accuracy up to n = 1024,
+# where no update is that large; a faster row needs the geqrf suite's gates run with it.
+for g in "" "--qr-big-gemm mma-tf32" "--qr-big-gemm mma"; do
+  timeout 60 /tmp/bench --filter "geqrf 1x4096x4096|geqrf 2x4096x4096|geqrf 1x8192x8192" --samples 5 $g \
+    > $OUT/x/qr-gemm-${g##* }.log 2>&1
+  echo "big gemm '${g##* }' rc=$?"; grep -E "^geqrf" $OUT/x/qr-gemm-${g##* }.log | cut -c1-110
 done
 tar cJf $OUT/next.tar.xz -C $OUT/x .
