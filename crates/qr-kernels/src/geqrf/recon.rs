@@ -104,11 +104,7 @@ pub fn recon_top_kernel<F: Float>(
     }
     let unit = UNIT_POS as usize;
     let qbase = bidx * p * w;
-    let rbase = bidx * w * w;
-    let hbase = sh.offset + bidx * sh.bs;
-    let tbase = tau_off + bidx * tau_bs;
-    let vbase = bidx * vu_bs;
-    let mbase = bidx * 2 * nn;
+    let out = top_out(&sh, tau_off, tau_bs, vu_bs, w, bidx, nn);
     // a: Q₁ − S, then V₁ (strictly lower, scaled at the end) and U (strictly upper; its
     // diagonal in pv); xu: rows of U⁻¹, xt: rows of Tᵀ, as the substitutions finish them.
     let mut a = Shared::<[F]>::new_slice(nn);
@@ -218,14 +214,6 @@ pub fn recon_top_kernel<F: Float>(
         step += 1;
     }
     sync_cube();
-    let out = TopOut {
-        rbase,
-        hbase,
-        tbase,
-        vbase,
-        mbase,
-        w,
-    };
     #[unroll(cfg.unroll)]
     for t in 0..per {
         let e = unit + t * units;
@@ -247,6 +235,27 @@ struct TopOut {
     vbase: usize,
     mbase: usize,
     w: usize,
+}
+
+/// Matrix `bidx`'s [`TopOut`] (`nn` = nb²).
+#[cube]
+fn top_out(
+    sh: &Strides,
+    tau_off: usize,
+    tau_bs: usize,
+    vu_bs: usize,
+    w: usize,
+    bidx: usize,
+    #[comptime] nn: usize,
+) -> TopOut {
+    TopOut {
+        rbase: bidx * w * w,
+        hbase: sh.offset + bidx * sh.bs,
+        tbase: tau_off + bidx * tau_bs,
+        vbase: bidx * vu_bs,
+        mbase: bidx * 2 * nn,
+        w,
+    }
 }
 
 /// Element e = i·nb + c (i, c < w) of the top block's outputs, from `a` (V₁ below the
@@ -328,11 +337,7 @@ pub fn recon_top_rows_kernel<F: Float>(
     }
     let unit = UNIT_POS as usize;
     let qbase = bidx * p * w;
-    let rbase = bidx * w * w;
-    let hbase = sh.offset + bidx * sh.bs;
-    let tbase = tau_off + bidx * tau_bs;
-    let vbase = bidx * vu_bs;
-    let mbase = bidx * 2 * nn;
+    let out = top_out(&sh, tau_off, tau_bs, vu_bs, w, bidx, nn);
     // a: Q₁, then V₁ (strictly lower), the unshifted pivots and U (strictly upper);
     // prow: the pivot row, slot j % 2 for column j; xu, xt: U⁻¹ and Tᵀ.
     let mut a = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
@@ -461,14 +466,6 @@ pub fn recon_top_rows_kernel<F: Float>(
         }
     }
     sync_cube();
-    let out = TopOut {
-        rbase,
-        hbase,
-        tbase,
-        vbase,
-        mbase,
-        w,
-    };
     let mut idx = unit;
     while idx < nn {
         if idx / nb < w && idx % nb < w {
