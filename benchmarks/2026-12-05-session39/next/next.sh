@@ -15,7 +15,7 @@
 # One device call, carry [".gpu"]: `bash next.sh` (~5 min). If `rows` wins on 1 × 4096² and
 # 1 × 8192² and loses nowhere, and the suite passes (its tsqr_panels_reconstruct runs both
 # kernels and compares them), make `recon_top_rows` default to true and record it.
-# Prebuilt in session 39 from b6868ed:
+# Prebuilt in session 39 from b6868ed (6356dd4's kernels compile to the same SASS):
 # .gpu-next/recon/{bench,geqrf_tests}.xz; move them into .gpu/ instead of packing, if the
 # kernels have not changed since.
 cd "$(dirname "$0")/../../.."
