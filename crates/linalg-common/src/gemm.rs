@@ -1051,7 +1051,7 @@ pub(crate) fn put_tile<F: Float>(
 }
 
 /// Largest per-unit tile (tm·tn) whose old C values are all read before any is stored.
-pub(crate) const C_BATCH_MAX: usize = 16;
+const C_BATCH_MAX: usize = 16;
 
 /// Load this unit's share of the A window (tile_m rows × tile_k columns at (row0, k0)) and the
 /// B window (tile_k × tile_n at (k0, col0)) into registers.

@@ -41,8 +41,8 @@ pub struct ReconConfig {
     pub rows: usize,
     /// Unroll the per-unit element loops and the inner products (GPU).
     pub unroll: bool,
-    /// The top block by [`recon_top_rows_kernel`] (a unit per row, nb units) instead of
-    /// [`recon_top_kernel`] (a unit per element, `units` units).
+    /// The top block by [`recon_top_rows_kernel`] (a unit per row, [`Self::top_units`]
+    /// units) instead of [`recon_top_kernel`] (a unit per element, `units` units).
     pub top_rows: bool,
 }
 
