@@ -33,7 +33,7 @@
 # If the diff wins at 1024–4096 and loses nowhere, commit it and run the whole Cholesky
 # suite (two calls, split by --skip, as session 38 did).
 # Prebuilt in session 39 (b6868ed, the diff applied for bench and cholesky_tests; the diff
-# still applies on 6356dd4, whose kernels compile to the same SASS):
+# applies on 001315c, whose kernels compile to the same SASS, with and without it):
 # .gpu-next/fused/{bench_old,bench,cholesky_tests}.xz; move them into .gpu/ instead of
 # packing, if the kernels have not changed since.
 cd "$(dirname "$0")/../../.."
