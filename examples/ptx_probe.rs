@@ -10,6 +10,8 @@
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [stored] [tiles=...] > kernel.ll
 //! cargo run ... --example ptx_probe -- rows [NB] [scalar | cols [whole]] [units=U] > rows.ll
 //! cargo run ... --example ptx_probe -- fused > fused.ll
+//! cargo run ... --example ptx_probe -- vec [set] > vec.ll
+//! cargo run ... --example ptx_probe -- qpanel [P NB GY] > qpanel.ll
 //! cargo run ... --example ptx_probe -- recon [NB] [old] > recon.ll
 //! ```
 //! Without arguments, `MMA_DEFAULT`. `acm` / `bcm`: A / B column-major; `sh`: the sums in
@@ -23,12 +25,13 @@
 //! one trip). `fused`: potrf's fused SYRK + next
 //! diagonal block (`cholesky_kernels::potrf::syrk_leaf_kernel`) with the H200's defaults
 //! (`scripts/local-sass.sh fused` prints its registers and spills; session 31 found a variant's
-//! spill that way). `vec [set]`: the SIMT GEMM with 4-vector tiles at the GPU default tiling,
-//! C −= A·B (`set`: C = A·B). `qpanel`: geqrf's register panel kernel. `recon [NB] [old]`: the top block
-//! of geqrf's Householder reconstruction with a unit per row (`old`: per element), for panels
-//! of NB columns (32; the per-row kernel serves at most 32, wider ones compile slowly).
-//! With `PTX=1` in the environment it prints the PTX the CUDA runtime hands
-//! the driver instead of the IR (`scripts/local-sass.sh` assembles that into SASS).
+//! spill that way). `vec [set]`: the SIMT GEMM with 4-vector tiles at the GPU default
+//! tiling, C −= A·B (`set`: C = A·B). `qpanel`: geqrf's register panel kernel.
+//! `recon [NB] [old]`: the top block of geqrf's Householder reconstruction with a unit per
+//! row (`old`: per element), for panels of NB columns (32; the per-row kernel serves at most
+//! 32, wider ones compile slowly). With `PTX=1` in the environment it prints the PTX the CUDA
+//! runtime hands the driver instead of the IR (`scripts/local-sass.sh` assembles that into
+//! SASS).
 use cholesky_kernels::RowsConfig;
 use cholesky_kernels::potrf::rows_kernel;
 use cubecl::prelude::*;
