@@ -128,35 +128,54 @@ fn main() {
         ));
         return;
     }
-    // `qpanel [P] [NB] [GY]`: geqrf's register panel kernel (`geqrf/panel_regs.rs`), factoring
-    // a P × NB panel (default 1024 × 32) with about GY row groups (16), U = V·Tᵀ.
+    // `qpanel [P] [NB] [GY] [grid ROWS]`: geqrf's register panel kernel
+    // (`geqrf/panel_regs.rs`), factoring a P × NB panel (default 1024 × 32) with about GY row
+    // groups (16), U = V·Tᵀ; with `grid`, as a grid panel of cubes of about ROWS rows.
     if args.get(1).map(String::as_str) == Some("qpanel") {
         use qr_kernels::geqrf::{RegPanelConfig, panel_regs_kernel};
         let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
         let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
-        let cfg = RegPanelConfig::new(&h200(), nb, gy, p, true, true).unwrap_or_else(|| {
+        let grid = (args.get(5).map(String::as_str) == Some("grid")).then(|| num(6, 256));
+        let cfg = match grid {
+            Some(rows) => RegPanelConfig::grid(&h200(), nb, gy, p, rows, 1).map(|(c, _)| c),
+            None => RegPanelConfig::new(&h200(), nb, gy, p, true, true),
+        };
+        let cfg = cfg.unwrap_or_else(|| {
             eprintln!("no register panel kernel for {p} × {nb} with {gy} row groups");
             std::process::exit(2);
         });
         let strides = StridesLaunch::new(0, nb, 1, p * nb);
-        compile(&panel_regs_kernel::create_dummy_kernel::<f32>(
-            props,
-            target,
-            CubeCount::Static(1, 1, 1),
-            CubeDim::new_1d(cfg.units() as u32),
-            arg(),
-            arg(),
-            arg(),
-            arg(),
-            strides,
-            0,
-            nb,
-            p * nb,
-            p,
-            nb,
-            1,
-            cfg,
-        ));
+        macro_rules! qpanel {
+            ($x:ty) => {
+                compile(&panel_regs_kernel::create_dummy_kernel::<f32, $x>(
+                    props,
+                    target,
+                    CubeCount::Static(1, 1, 1),
+                    CubeDim::new_1d(cfg.units() as u32),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    strides,
+                    0,
+                    nb,
+                    p * nb,
+                    p,
+                    nb,
+                    1,
+                    0,
+                    2,
+                    cfg,
+                ))
+            };
+        }
+        if cfg.grid {
+            qpanel!(u64);
+        } else {
+            qpanel!(u32);
+        }
         return;
     }
     // `recon [NB] [old]`: the top block of geqrf's Householder reconstruction
@@ -309,6 +328,7 @@ fn h200() -> linalg_common::launch::Hardware {
         tf32_manual_mma: true,
         storage_sync: true,
         cube_handoff: true,
+        co_resident: true,
         vector_views: true,
     }
 }

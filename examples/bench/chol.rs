@@ -34,6 +34,9 @@ pub struct Bench<'a> {
     /// The reconstruction's top-block kernel for the main QR rows (`--qr-recon-top
     /// rows|elements`: a unit per row or per element).
     pub qr_recon_top_rows: Option<bool>,
+    /// geqrf's grid panels for the main QR rows (`--qr-panel-grid ROWS`: about ROWS rows per
+    /// cube; 0: none).
+    pub qr_panel_grid: Option<usize>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows
     /// (`--qr-big-gemm simt|tc|mma`; `None`: default).
     pub qr_big_gemm: Option<linalg_common::gemm::GemmKernel>,

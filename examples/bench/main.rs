@@ -46,6 +46,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-split-matrices N] (the main QR rows with split-K products for at most N matrices; 1: single matrices only)
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
+      [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
@@ -351,6 +352,7 @@ fn main() {
                 qr_split_matrices: None,
                 qr_tsqr_top: None,
                 qr_recon_top_rows: None,
+                qr_panel_grid: None,
                 qr_big_gemm: None,
                 gemm_kernel: None,
                 chol_big_gemm: None,
@@ -468,6 +470,10 @@ fn main() {
             "rows" => true,
             "elements" => false,
             _ => panic!("--qr-recon-top: rows or elements"),
+        }),
+        qr_panel_grid: args.get("qr-panel-grid").map(|v| {
+            v.parse()
+                .expect("--qr-panel-grid: a number of rows per cube")
         }),
         qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
         gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),

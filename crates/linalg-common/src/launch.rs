@@ -37,6 +37,11 @@ pub struct Hardware {
     /// runtime, which runs a launch's cubes one after another in grid order (a cube barrier
     /// then orders everything).
     pub cube_handoff: bool,
+    /// Whether the cubes of one launch that fit the multiprocessors all run at once, so that
+    /// each may wait for flags that any other raises (a grid-wide exchange): CUDA. (Vulkan
+    /// promises no such progress: lavapipe need not run a launch's cubes at once, and its
+    /// compiler cuts a loop off after 65535 trips.)
+    pub co_resident: bool,
     /// Whether a kernel may view a global buffer of scalars as 4-vectors
     /// (`with_vector_size`): CUDA and HIP (CubeCL's `memory_reinterpret`) and the CPU runtime,
     /// whose LLVM path compiles the view (the Cholesky suite runs it there); WGSL has no such
@@ -69,6 +74,8 @@ impl Hardware {
                 || props.identity.fingerprint.starts_with("cpu_"),
             cube_handoff: client.features().device_memory_scope
                 || props.identity.fingerprint.starts_with("cpu_"),
+            co_resident: client.features().device_memory_scope
+                && props.identity.fingerprint.starts_with("ptx_"),
         }
     }
 }

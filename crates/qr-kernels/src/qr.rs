@@ -124,7 +124,7 @@ pub fn qr(
             ..CopyConfig::PLAIN
         };
         ctx.copy(a.operand(), hv, &nonfinite, check);
-        factor_in_place(&ctx, hv, &tau);
+        factor_in_place(&ctx, hv, &tau, &nonfinite);
         // R = triu(H[0:r_rows, :]): the lower-triangle copy of the transposed views.
         let rv = Operand::new(&r.0, r.1, View::contiguous(r_rows, n));
         let upper = CopyConfig {

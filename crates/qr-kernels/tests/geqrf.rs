@@ -867,6 +867,103 @@ pub fn register_panels(client: &Client) {
     }
 }
 
+/// Grid panels (`QrParams::panel_grid`, where the device runs the register panel kernel and
+/// fences global memory; elsewhere refused): the gates on shapes whose panels span two or more
+/// cubes (ragged last cubes, cubes of only a few rows, m < n, panel widths 8 and 32, single
+/// matrices and batches), on every hard class; the H and τ of one-cube register panels up to
+/// rounding; a NaN reported. Extreme scaling (the rescue's exchanges) is in
+/// [`extreme_scaling`].
+pub fn grid_panels(client: &Client) {
+    let hw = Hardware::of(client);
+    let grid = |panel: usize, rows: usize| QrParams {
+        panel: Some(panel),
+        panel_grid: Some(rows),
+        ..QrParams::default()
+    };
+    let Some(launch) = QrLaunch::new(&hw, &grid(32, 64), 1, 128) else {
+        assert!(
+            hw.max_units_per_cube < 256 || !hw.co_resident,
+            "refused on {hw:?}"
+        );
+        let a = batch_of(&[MatrixClass::Dense], 128, 40, 3);
+        match geqrf_host(client, &a, &[128, 40], &grid(32, 64)) {
+            Err(QrError::Unsupported(_)) => {}
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+        return;
+    };
+    // Panels of 65–128 rows take two cubes of up to 64 rows wherever grids run.
+    for p in [65usize, 100, 128] {
+        let (_, cubes) = launch.panel_grid(p, 1).expect("a grid panel");
+        assert_eq!(cubes, 2, "{p} rows");
+    }
+    let sms = hw.num_sms.unwrap_or(2).max(2) as usize;
+    let mut cases = vec![
+        // (batch, m, n, panel, rows per cube)
+        (1usize, 128usize, 40usize, 32usize, 64usize),
+        (2, 65, 33, 32, 64),
+        (1, 100, 100, 32, 64),
+        (1, 97, 120, 8, 64),
+        (2, 120, 17, 8, 64),
+        (3, 128, 64, 32, 64),
+    ];
+    // Many cubes, where the device runs them at once.
+    if sms >= 16 {
+        cases.extend([
+            (1, 1000, 64, 32, 128),
+            (2, 2100, 40, 32, 256),
+            (4, 777, 96, 32, 100),
+        ]);
+    }
+    for &(batch, m, n, panel, rows) in &cases {
+        let params = grid(panel, rows);
+        let l = QrLaunch::new(&hw, &params, batch, m).expect("grid launch");
+        assert!(
+            l.panel_grid(m, batch).is_some() || batch * 2 > sms,
+            "{batch} × {m} × {n}: the first panel is a grid panel"
+        );
+        let a = batch_of(&[MatrixClass::Dense; 4][..batch], m, n, (m * 7 + n) as u64);
+        let out = geqrf_host(client, &a, &[batch, m, n], &params).expect("geqrf");
+        check_geqrf(
+            client,
+            &a,
+            &out,
+            &params,
+            &format!("grid panels {panel}, cubes of {rows}"),
+        );
+    }
+    // One matrix per call, so that every device runs them as grids.
+    let params = grid(16, 64);
+    let (m, n) = (128, 48);
+    for (i, class) in HARD_CLASSES.iter().enumerate() {
+        let a = generate(*class, m, n, 37 + i as u64);
+        let out = geqrf_host(client, &a, &[m, n], &params).expect("geqrf");
+        check_geqrf(
+            client,
+            &a,
+            &out,
+            &params,
+            &format!("grid panels, {class:?}"),
+        );
+    }
+    // Full rank: one-cube register panels' H and τ up to rounding (signs included).
+    let one = QrParams {
+        panel_grid: None,
+        panel_regs: Some(true),
+        ..params
+    };
+    let a = generate(MatrixClass::Dense, m, n, 39);
+    let x = geqrf_host(client, &a, &[m, n], &one).expect("register panels");
+    let y = geqrf_host(client, &a, &[m, n], &params).expect("grid panels");
+    assert_same_factors(&x, &y);
+    let mut bad = a.clone();
+    bad[(m - 1) * n + 7] = f32::NAN;
+    match geqrf_host(client, &bad, &[m, n], &params) {
+        Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![0]),
+        other => panic!("expected NonFinite, got {other:?}"),
+    }
+}
+
 /// Outer blocks (`QrParams::outer_block`): the gates on shapes straddling the block width
 /// (ragged last blocks, m < n with columns past the reflectors, one column past a block), on
 /// every hard class (zero columns: τ = 0 inside a block's T), on single matrices (split-K Gram
@@ -1045,6 +1142,14 @@ pub fn extreme_scaling(client: &Client) {
     if QrLaunch::new(&hw, &tsqr_panels(16), 2, 120).is_some_and(|l| l.recon.is_some()) {
         paths.push(("tsqr panels", tsqr_panels(16)));
     }
+    // Two cubes of up to 64 rows for the 120-row panels.
+    let grid = QrParams {
+        panel_grid: Some(64),
+        ..with(true, true)
+    };
+    if QrLaunch::new(&hw, &grid, 1, 120).is_some_and(|l| l.panel_grid(120, 1).is_some()) {
+        paths.push(("grid panels", grid));
+    }
     for (name, params) in &paths {
         for &(m, n) in &[(120usize, 40usize), (30, 50)] {
             for &scale in &[1e-20f32, 1e-30, 1e18, 3e36] {
@@ -1149,6 +1254,10 @@ macro_rules! testgen {
             #[test]
             fn register_panels() {
                 super::register_panels(&client());
+            }
+            #[test]
+            fn grid_panels() {
+                super::grid_panels(&client());
             }
             #[test]
             fn outer_blocks() {

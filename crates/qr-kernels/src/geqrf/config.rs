@@ -79,7 +79,18 @@ pub struct QrParams {
     /// [`ReconConfig::top_rows`]; panels of at most [`MAX_TOP_ROWS_NB`] columns, wider ones
     /// take the other kernel) or per element. Default false.
     pub recon_top_rows: Option<bool>,
+    /// geqrf's grid panels: a panel that takes at least two cubes of about this many rows is
+    /// factored by the register panel kernel spread over those cubes ([`RegPanelConfig::grid`]),
+    /// which exchange each column's sums through global memory, ahead of every other panel
+    /// path. The cubes of one panel wait for each other: where the device does not run them
+    /// at the same time, a wait gives up after [`GRID_WAIT_POLLS`] polls and the op fails
+    /// with [`crate::QrError::Device`] (never a hang). Needs the register panel kernel.
+    /// Default 0 (off).
+    pub panel_grid: Option<usize>,
 }
+
+/// Polls of a grid panel's wait before it gives up ([`QrParams::panel_grid`]).
+pub const GRID_WAIT_POLLS: u32 = 1 << 22;
 
 /// The default of [`QrParams::split_matrices`]: every batch that [`MAX_SPLITS`] lets split
 /// in two or more (H200, against single matrices only: geqrf 2×4096² 29.6 ms against 32.0,
@@ -200,6 +211,10 @@ pub struct RegPanelConfig {
     /// A row group is one plane (nb = the plane width): the Gram rounds (without `factor`)
     /// exchange columns under a plane barrier instead of a cube barrier.
     pub plane_rows: bool,
+    /// A grid panel (`factor` only): the panel spans the launch's cubes along x, cube x
+    /// holding rows x·rows_cap + ty + t·gy, and each column's sums are exchanged between them
+    /// through global memory ([`QrParams::panel_grid`]).
+    pub grid: bool,
 }
 
 /// 32-bit registers of one multiprocessor that a cube of the register panel kernel may fill
@@ -239,12 +254,43 @@ impl RegPanelConfig {
             factor,
             trans,
             plane_rows: hw.plane_ops && hw.lanes == nb,
+            grid: false,
         };
         let ok = cfg.units() <= hw.max_units_per_cube
             && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
             && cfg.units() * (cfg.rows_per_unit() + 48) <= REGISTER_FILE
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(cfg)
+    }
+
+    /// The grid panel for p rows in cubes of about `rows` rows (factored, U = V·Tᵀ) and its
+    /// cube count, where it takes at least two cubes, each cube fits as [`Self::new`] says,
+    /// holds the nb pivot rows and stages the words of one exchange ((cubes + 1)·nb, in the V
+    /// staging area), and `batch` launches of it fit `hw`'s multiprocessors: the cubes of a
+    /// panel wait for each other, so they must all run at once ([`Hardware::co_resident`]).
+    pub fn grid(
+        hw: &Hardware,
+        nb: usize,
+        gy: usize,
+        p: usize,
+        rows: usize,
+        batch: usize,
+    ) -> Option<(Self, usize)> {
+        if rows == 0 || !hw.co_resident {
+            return None;
+        }
+        let per = p.div_ceil(p.div_ceil(rows));
+        let cfg = Self {
+            grid: true,
+            ..Self::new(hw, nb, gy, per, true, true)?
+        };
+        let cubes = p.div_ceil(cfg.rows_cap);
+        let sms = hw.num_sms.unwrap_or(0) as usize;
+        let ok = cubes >= 2
+            && cfg.rows_cap >= nb
+            && (cubes + 1) * nb <= cfg.stage_len()
+            && cubes * batch.max(1) <= sms;
+        ok.then_some((cfg, cubes))
     }
 
     pub fn units(&self) -> usize {
@@ -304,6 +350,8 @@ pub struct QrLaunch {
     pub regs: bool,
     /// geqrf's outer block width ([`QrParams::outer_block`]); 0: none.
     pub outer: usize,
+    /// Rows per cube of geqrf's grid panels ([`QrParams::panel_grid`]); 0: none.
+    pub grid_rows: usize,
     /// [`QrParams::split_matrices`].
     pub split_matrices: usize,
     pub hw: Hardware,
@@ -444,9 +492,14 @@ impl QrLaunch {
             }
             None => 0,
         };
+        let grid_rows = params.panel_grid.unwrap_or(0);
+        if grid_rows > 0 && (!regs || !hw.co_resident) {
+            return None;
+        }
         let launch = Self {
             regs,
             outer,
+            grid_rows,
             split_matrices: params
                 .split_matrices
                 .unwrap_or(DEFAULT_SPLIT_MATRICES)
@@ -513,6 +566,14 @@ impl QrLaunch {
             return None;
         }
         RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, factor, trans)
+    }
+
+    /// geqrf's grid panel for a p-row panel and its cube count, where it is on and applies.
+    pub fn panel_grid(&self, p: usize, batch: usize) -> Option<(RegPanelConfig, usize)> {
+        if self.grid_rows == 0 || !self.regs || !self.stage {
+            return None;
+        }
+        RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, self.grid_rows, batch)
     }
 
     /// The GEMM for an update whose result is rows × cols.

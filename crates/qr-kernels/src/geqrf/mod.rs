@@ -11,7 +11,10 @@
 //! Algorithm, per panel of nb columns (one launch for the whole batch each step): the panel
 //! kernel ([`panel`]) factors the p × nb panel in one cube per matrix (staged in shared memory
 //! when it fits; in registers with [`panel_regs`] where that fits: on GPUs, up to 128 rows
-//! per unit) and forms the compact-WY factor T with V and U = V·Tᵀ. Other tall panels of few
+//! per unit) and forms the compact-WY factor T with V and U = V·Tᵀ. With
+//! `QrParams::panel_grid` (CUDA, opt-in) a panel too tall for one cube's registers is held
+//! in the registers of several cubes that run at once and exchange each column's sums
+//! through global memory ([`panel_regs`]'s grid panels). Other tall panels of few
 //! matrices (`QrParams::tsqr_panel_rows`) instead go through TSQR, many cubes per panel, and
 //! Householder reconstruction ([`recon`]; τ = 2 rather than 0 for a column already zero below
 //! the diagonal, the one difference from LAPACK's reflectors). The trailing columns are then
@@ -35,7 +38,8 @@ mod recon;
 mod update;
 
 pub use config::{
-    GPU_TSQR_PANEL_PARAMS, MAX_TOP_ROWS_NB, PanelConfig, QrLaunch, QrParams, RegPanelConfig,
+    GPU_TSQR_PANEL_PARAMS, GRID_WAIT_POLLS, MAX_TOP_ROWS_NB, PanelConfig, QrLaunch, QrParams,
+    RegPanelConfig,
 };
 /// The register panel kernel, public only for `examples/ptx_probe.rs` (compiled, never
 /// launched).
@@ -177,7 +181,7 @@ pub fn geqrf(client: &Client, a: MatrixRef, params: &QrParams) -> Result<GeqrfOu
             ..CopyConfig::PLAIN
         };
         ctx.copy(a.operand(), dst, &nonfinite, check);
-        factor_in_place(&ctx, dst, &tau);
+        factor_in_place(&ctx, dst, &tau, &nonfinite);
     }
     Ok(GeqrfOutput {
         h: h.0,
@@ -213,8 +217,10 @@ pub(crate) fn upload(client: &Client, a: &[f32], shape: &[usize]) -> Result<Hand
     Ok(client.create_from_slice(f32::as_bytes(a)))
 }
 
-/// Factor the contiguous m × n matrices of `h` in place, τ (k per matrix) into `tau`.
-pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
+/// Factor the contiguous m × n matrices of `h` in place, τ (k per matrix) into `tau`; a grid
+/// panel whose wait gives up marks its matrix in `status` (the per-matrix flags
+/// [`check_flags`] reads).
+pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize), status: &Handle) {
     let (m, n) = (h.view.rows, h.view.cols);
     let k = m.min(n);
     let nb = ctx.launch.nb;
@@ -241,13 +247,18 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize)) {
             ..tau_ref(tau, k)
         };
         let panel = h.with_view(h.view.block(c0, c0, p, w));
-        // The register panel kernel where it fits, else TSQR for tall panels, else the
-        // shared-memory panel kernel.
-        match refl.tsqr_for(ctx, p, w) {
-            Some(tsqr) if ctx.launch.panel_regs(p, true, true).is_none() => {
-                refl.panel_tsqr(ctx, &tsqr, panel, t)
+        // A grid panel where it is on and takes two cubes or more, else the register panel
+        // kernel where it fits, else TSQR for tall panels, else the shared-memory panel
+        // kernel.
+        if let Some(grid) = refl.grid_for(ctx, p) {
+            refl.panel_grid(ctx, grid, panel, t, status);
+        } else {
+            match refl.tsqr_for(ctx, p, w) {
+                Some(tsqr) if ctx.launch.panel_regs(p, true, true).is_none() => {
+                    refl.panel_tsqr(ctx, &tsqr, panel, t)
+                }
+                _ => refl.panel(ctx, panel, t, true, true),
             }
-            _ => refl.panel(ctx, panel, t, true, true),
         }
         if end > c0 + w {
             let n2 = end - c0 - w;
@@ -283,9 +294,25 @@ pub(crate) fn tau_ref(tau: &(Handle, usize), k: usize) -> TauRef<'_> {
     }
 }
 
-/// Synchronise on per-matrix non-finite flags: an error naming the flagged matrices.
+/// Synchronise on per-matrix flags: an error naming the flagged matrices (non-finite input),
+/// or, first, the matrices whose grid panel gave up waiting.
 pub(crate) fn check_flags(client: &Client, flags: Handle) -> Result<(), QrError> {
-    let batches = linalg_common::matrix::flagged(client, flags).map_err(device_error)?;
+    let flags: Vec<u32> = client
+        .read_one(flags)
+        .map(|bytes| u32::from_bytes(&bytes).to_vec())
+        .map_err(device_error)?;
+    let marked = |value: Option<u32>| -> Vec<usize> {
+        let hit = |f: u32| value.map_or(f != 0, |v| f == v);
+        (0..flags.len()).filter(|&b| hit(flags[b])).collect()
+    };
+    let stalled = marked(Some(panel_regs::GRID_TIMEOUT));
+    if !stalled.is_empty() {
+        return Err(QrError::Device(format!(
+            "a grid panel's cubes did not run at the same time (matrices {stalled:?}); \
+             turn QrParams::panel_grid off on this device"
+        )));
+    }
+    let batches = marked(None);
     if batches.is_empty() {
         Ok(())
     } else {

@@ -37,22 +37,46 @@
 //! row-major with row stride nb, V (explicit: unit diagonal, zeros above and in columns ≥ w)
 //! and U = V·Tᵀ (`trans`) or V·T, from V staged in shared memory, each unit forming a
 //! 4-column strip of U rows.
-use super::config::RegPanelConfig;
+//!
+//! A grid panel (`grid`, factor only) spans the G cubes of the launch along x: cube c holds
+//! rows r0 + ty + t·gy, r0 = c·rows_cap (cube 0 holds every pivot row, rows_cap ≥ nb). After
+//! each reduction (pass 1's sums, and the rescue's maxima) the cubes exchange them
+//! ([`exchange`]): row group 0 of each cube combines its cube's rows per column and stores
+//! each partial (cube 0 also its pivot row) in slot e % 2 of the matrix's exchange buffer as
+//! one 64-bit word with the exchange number e in its high half, so a word read is either old
+//! or new and whole: no fence or flag is needed. Units (ty, tx) then fetch column tx of cubes
+//! ty, ty + gy, …, each waiting until its word holds e, and row group 0 sums the G partials
+//! in cube order, so every cube forms the same β, τ, scale and Gram column. Exchange numbers
+//! grow across the op's launches (from `e0`), so the buffer never needs a reset. Two slots
+//! suffice: a cube stores into slot e % 2 again (exchange e + 2) only after it read every
+//! cube's exchange e + 1, which each cube stores only after it finished reading exchange e.
+//! Every cube forms T and its own rows of H, V and U; cube 0 writes τ. A wait gives up after
+//! [`GRID_WAIT_POLLS`] polls (where the device does not run the cubes at once): the cube then
+//! sets `status[b]` to [`GRID_TIMEOUT`], stops waiting and finishes with whatever it read.
+use super::config::{GRID_WAIT_POLLS, RegPanelConfig};
 use super::panel::{RESCUE_HI, RESCUE_LO, group_max, group_sum, pow2_scale};
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
 type V4<F> = Vector<F, Const<4>>;
 
+/// The value a grid panel whose wait gave up stores in its matrix's status flag.
+pub(crate) const GRID_TIMEOUT: u32 = 2;
+
 /// Panel of matrix `b`: rows/columns from `sh.offset + b·sh.bs` (its (0, 0)), p × w; τ at
-/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + k`.
+/// `tau_off + b·tau_bs + j`; V and U at `b·vu_bs + i·nb + k`. Grid panels only (X = u64):
+/// the exchange words of matrix b at `b·2·(gmax + 1)·nb` (gmax ≥ the cube count), the
+/// launch's exchanges numbered from e0 + 1, and `status[b]` (see the module doc); other
+/// launches never read `xv` and `status`.
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
-pub fn panel_regs_kernel<F: Float>(
+pub fn panel_regs_kernel<F: Float, X: Int>(
     h: &mut [F],
     tau: &mut [F],
     v_out: &mut [F],
     u_out: &mut [F],
+    xv: &[Atomic<X>],
+    status: &[Atomic<u32>],
     sh: Strides,
     tau_off: usize,
     tau_bs: usize,
@@ -60,6 +84,8 @@ pub fn panel_regs_kernel<F: Float>(
     p: usize,
     w: usize,
     batch: usize,
+    e0: u32,
+    gmax: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
     let nb = comptime!(cfg.nb);
@@ -79,6 +105,18 @@ pub fn panel_regs_kernel<F: Float>(
     let hbase = sh.offset + bidx * sh.bs;
     let tbase = tau_off + bidx * tau_bs;
     let vbase = bidx * vu_bs;
+    // The panel's first row in this cube (grid panels).
+    let mut r0 = 0usize;
+    if comptime!(cfg.grid) {
+        r0 = CUBE_POS_X as usize * comptime!(cfg.rows_cap);
+    }
+    let grid = GridPos {
+        cube: CUBE_POS_X as usize,
+        cubes: CUBE_COUNT_X as usize,
+        words: bidx * 2 * (gmax + 1) * comptime!(cfg.nb),
+        slot_len: (gmax + 1) * comptime!(cfg.nb),
+    };
+    let mut e = e0;
 
     let mut red = Shared::<[F]>::new_slice(comptime!(cfg.gy * cfg.nb));
     let mut piv = Shared::<[F]>::new_slice(nb);
@@ -91,11 +129,13 @@ pub fn panel_regs_kernel<F: Float>(
     let mut xcol = Shared::<[V4<F>]>::new_slice(comptime!(cfg.rows_cap / 2));
     // V for U; first the Gram partial sums without `factor`.
     let mut vsh = Shared::<[F]>::new_slice(comptime!(cfg.stage_len()));
+    // Grid panels: whether a wait of this cube gave up.
+    let mut fail = Shared::<[u32]>::new_slice(1usize);
 
     let mut a = Array::<F>::new(rt);
     #[unroll]
     for t in 0..rt {
-        let i = ty + t * gy;
+        let i = r0 + ty + t * gy;
         let mut v = F::new(0.0);
         if i < p && tx < w {
             v = h[hbase + i * sh.rs + tx * sh.cs];
@@ -108,6 +148,9 @@ pub fn panel_regs_kernel<F: Float>(
         tsh[idx] = F::new(0.0);
         idx += units;
     }
+    if comptime!(cfg.grid) && unit == 0 {
+        fail[0] = 0u32;
+    }
     if unit < nb {
         scl[unit] = F::new(1.0);
         let mut tv = F::new(0.0);
@@ -118,7 +161,7 @@ pub fn panel_regs_kernel<F: Float>(
     }
     if comptime!(cfg.factor) {
         if tx == 0 {
-            publish::<F>(&mut a, &mut xcol, ty, 1, 0, cfg);
+            publish::<F>(&mut a, &mut xcol, r0, ty, 1, 0, cfg);
         }
     } else {
         // The given reflectors, explicit: unit diagonal, zeros above it.
@@ -143,10 +186,16 @@ pub fn panel_regs_kernel<F: Float>(
         // compiled to more instructions per column, ptxas 13.)
         let mut j = 0usize;
         while j < w {
-            pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, ty, tx, j, cfg);
+            pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
             sync_cube();
+            if comptime!(cfg.grid) {
+                e += 1;
+                exchange::<F, X>(
+                    &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, false, true, cfg,
+                );
+            }
             let mut alpha = piv[j];
-            let mut s = group_sum::<F>(&mut red, j, nb, gy, true);
+            let mut s = col_total::<F>(&mut red, j, cfg);
             let mut d = F::new(1.0);
             let nn = alpha * alpha + s;
             if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
@@ -157,36 +206,54 @@ pub fn panel_regs_kernel<F: Float>(
                     let mut m = F::new(0.0);
                     #[unroll]
                     for t in 0..rt {
-                        if ty + t * gy >= j {
+                        if r0 + ty + t * gy >= j {
                             m = F::max(m, F::abs(a[t]));
                         }
                     }
                     red[ty * nb + j] = m;
                 }
                 sync_cube();
-                let amax = group_max::<F>(&mut red, j, nb, gy, true);
+                if comptime!(cfg.grid) {
+                    e += 1;
+                    exchange::<F, X>(
+                        &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, true, false,
+                        cfg,
+                    );
+                }
+                let amax = if comptime!(cfg.grid) {
+                    red[j]
+                } else {
+                    group_max::<F>(&mut red, j, nb, gy, true)
+                };
                 if amax > F::new(0.0) {
                     let f = pow2_scale::<F>(amax);
                     if tx == j {
                         #[unroll]
                         for t in 0..rt {
-                            if ty + t * gy >= j {
+                            if r0 + ty + t * gy >= j {
                                 a[t] *= f.c;
                             }
                         }
-                        publish::<F>(&mut a, &mut xcol, ty, j + 1, j % 2, cfg);
+                        publish::<F>(&mut a, &mut xcol, r0, ty, j + 1, j % 2, cfg);
                     }
                     sync_cube();
-                    pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, ty, tx, j, cfg);
+                    pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
                     sync_cube();
+                    if comptime!(cfg.grid) {
+                        e += 1;
+                        exchange::<F, X>(
+                            &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, false,
+                            true, cfg,
+                        );
+                    }
                     alpha = piv[j];
-                    s = group_sum::<F>(&mut red, j, nb, gy, true);
+                    s = col_total::<F>(&mut red, j, cfg);
                     d = f.d;
                 }
             }
             column_step::<F>(
                 &mut a, &mut xcol, &mut red, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase,
-                alpha, s, d, ty, tx, unit, j, cfg,
+                alpha, s, d, r0, ty, tx, unit, j, cfg,
             );
             j += 1;
         }
@@ -231,22 +298,26 @@ pub fn panel_regs_kernel<F: Float>(
     #[unroll]
     for t in 0..rt {
         let i = ty + t * gy;
-        let below_diag = i > tx;
+        let gi = r0 + i;
+        let below_diag = gi > tx;
         let mut v = select(
             below_diag,
             a[t] * sk,
-            select(i == tx, F::new(1.0), F::new(0.0)),
+            select(gi == tx, F::new(1.0), F::new(0.0)),
         );
         if tx >= w {
             v = F::new(0.0);
         }
-        if i < p {
+        if gi < p {
             if comptime!(cfg.factor) && tx < w {
-                h[hbase + i * sh.rs + tx * sh.cs] = select(below_diag, v, a[t]);
+                h[hbase + gi * sh.rs + tx * sh.cs] = select(below_diag, v, a[t]);
             }
-            v_out[vbase + i * nb + tx] = v;
+            v_out[vbase + gi * nb + tx] = v;
         }
         vsh[i * ld + tx] = v;
+    }
+    if comptime!(cfg.grid) && unit == 0 && fail[0] != 0u32 {
+        status[bidx].store(GRID_TIMEOUT);
     }
     sync_cube();
 
@@ -285,7 +356,7 @@ pub fn panel_regs_kernel<F: Float>(
     }
     #[unroll]
     for r in 0..rq {
-        let i = rg + r * row_step;
+        let i = r0 + rg + r * row_step;
         if i < p {
             #[unroll]
             for e in 0..4usize {
@@ -293,6 +364,106 @@ pub fn panel_regs_kernel<F: Float>(
             }
         }
     }
+}
+
+/// Where a grid panel's cube and its matrix's exchange words are.
+#[derive(CubeType)]
+struct GridPos {
+    cube: usize,
+    cubes: usize,
+    /// The matrix's exchange words, and one slot's length ((gmax + 1)·nb).
+    words: usize,
+    slot_len: usize,
+}
+
+/// The total over the panel of column k's reduction: row 0 of `red` after a grid exchange,
+/// else the sum of the row groups.
+#[cube]
+fn col_total<F: Float>(red: &mut Shared<[F]>, k: usize, #[comptime] cfg: RegPanelConfig) -> F {
+    if comptime!(cfg.grid) {
+        red[k]
+    } else {
+        group_sum::<F>(red, k, comptime!(cfg.nb), comptime!(cfg.gy), true)
+    }
+}
+
+/// Grid exchange `e` (reached by every unit of every cube of the panel, after the barrier
+/// that follows the reduction rows' writes): row group 0 combines the cube's reduction rows
+/// per column (the sum, or with `max` the maximum) and stores them, cube 0 also its pivot row
+/// (`pivot`); units (ty, tx) copy column tx of cubes ty, ty + gy, … (then the pivot row) into
+/// `stage` once their words hold e; row group 0 leaves in row 0 of `red` the totals over the
+/// cubes in cube order, and (`pivot`) cube 0's pivot row in `piv`. Ends on a cube barrier.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn exchange<F: Float, X: Int>(
+    red: &mut Shared<[F]>,
+    piv: &mut Shared<[F]>,
+    fail: &mut Shared<[u32]>,
+    xv: &[Atomic<X>],
+    stage: &mut Shared<[F]>,
+    grid: &GridPos,
+    e: u32,
+    ty: usize,
+    tx: usize,
+    #[comptime] max: bool,
+    #[comptime] pivot: bool,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let slot = grid.words + (e % 2) as usize * grid.slot_len;
+    let stamp = X::cast_from(e) << X::cast_from(32u32);
+    if ty == 0 {
+        let part = if comptime!(max) {
+            group_max::<F>(red, tx, nb, gy, true)
+        } else {
+            group_sum::<F>(red, tx, nb, gy, true)
+        };
+        xv[slot + grid.cube * nb + tx].store(stamp | X::cast_from(u32::reinterpret(part)));
+        if comptime!(pivot) && grid.cube == 0 {
+            let row = u32::reinterpret(piv[tx]);
+            xv[slot + grid.cubes * nb + tx].store(stamp | X::cast_from(row));
+        }
+    }
+    let mut words = grid.cubes;
+    if comptime!(pivot) {
+        words += 1;
+    }
+    // Older words hold a smaller exchange number (numbers only grow).
+    if fail[0] == 0u32 {
+        let mut c = ty;
+        while c < words {
+            let at = slot + c * nb + tx;
+            let mut word = xv[at].load();
+            let mut polls = 0u32;
+            while word < stamp && polls < GRID_WAIT_POLLS {
+                word = xv[at].load();
+                polls += 1;
+            }
+            if polls >= GRID_WAIT_POLLS {
+                fail[0] = 1u32;
+            }
+            stage[c * nb + tx] = F::reinterpret(u32::cast_from(word));
+            c += gy;
+        }
+    }
+    sync_cube();
+    if ty == 0 {
+        let mut total = F::new(0.0);
+        for c in 0..grid.cubes {
+            let v = stage[c * nb + tx];
+            if comptime!(max) {
+                total = F::max(total, v);
+            } else {
+                total += v;
+            }
+        }
+        red[tx] = total;
+        if comptime!(pivot) && grid.cube != 0 {
+            piv[tx] = stage[grid.cubes * nb + tx];
+        }
+    }
+    sync_cube();
 }
 
 /// Column j's reflector from α and s (d: the factor that scales the column back, 1 unless it
@@ -313,18 +484,18 @@ fn column_step<F: Float>(
     alpha: F,
     s: F,
     d: F,
+    r0: usize,
     ty: usize,
     tx: usize,
     unit: usize,
     j: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
-    let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
     let rq = comptime!(cfg.rows_per_unit() / 4);
     let tp = comptime!(cfg.pivot_slots());
     let ld = comptime!(cfg.nb + 1);
-    let below = group_sum::<F>(red, tx, nb, gy, true);
+    let below = col_total::<F>(red, tx, cfg);
     let mut t_j = F::new(0.0);
     // τ = 0 keeps the column as given (scaled back if it was rescaled).
     let mut scale = d;
@@ -342,7 +513,9 @@ fn column_step<F: Float>(
     if unit == 0 {
         taus[j] = t_j;
         scl[j] = scale;
-        tau[tbase + j] = t_j;
+        if r0 == 0 {
+            tau[tbase + j] = t_j;
+        }
     }
     if ty == 0 && tx < j {
         gsh[tx * ld + j] = scl[tx] * dot;
@@ -360,7 +533,7 @@ fn column_step<F: Float>(
     }
     #[unroll]
     for t in 0..tp {
-        if ty + t * gy == j {
+        if r0 + ty + t * gy == j {
             if tx == j {
                 a[t] = beta * d;
             } else if tx > j {
@@ -369,7 +542,7 @@ fn column_step<F: Float>(
         }
     }
     if tx == j + 1 {
-        publish::<F>(a, xcol, ty, j + 2, (j + 1) % 2, cfg);
+        publish::<F>(a, xcol, r0, ty, j + 2, (j + 1) % 2, cfg);
     }
     sync_cube();
 }
@@ -411,6 +584,7 @@ fn pass1<F: Float>(
     xcol: &mut Shared<[V4<F>]>,
     red: &mut Shared<[F]>,
     piv: &mut Shared<[F]>,
+    r0: usize,
     ty: usize,
     tx: usize,
     jj: usize,
@@ -425,19 +599,22 @@ fn pass1<F: Float>(
     // Row jj (jj < nb: only the slots that hold rows below nb test it).
     #[unroll]
     for t in 0..tp {
-        if ty + t * gy == jj {
+        if r0 + ty + t * gy == jj {
             piv[tx] = a[t];
         }
     }
     red[ty * nb + tx] = dot;
 }
 
-/// The owner of a column in row group `ty` writes its rows from `from` on (zeros above) to the
-/// row group's part of slot `slot` of the pivot-column buffer.
+/// The owner of a column in row group `ty` writes its rows from panel row `from` on (zeros
+/// above; its rows start at panel row r0) to the row group's part of slot `slot` of the
+/// pivot-column buffer.
 #[cube]
+#[allow(clippy::too_many_arguments)]
 fn publish<F: Float>(
     a: &mut Array<F>,
     xcol: &mut Shared<[V4<F>]>,
+    r0: usize,
     ty: usize,
     from: usize,
     slot: usize,
@@ -452,7 +629,7 @@ fn publish<F: Float>(
         #[unroll]
         for e in 0..4usize {
             let t = q * 4 + e;
-            v.insert(e, select(ty + t * gy >= from, a[t], F::new(0.0)));
+            v.insert(e, select(r0 + ty + t * gy >= from, a[t], F::new(0.0)));
         }
         xcol[base + q] = v;
     }
@@ -493,7 +670,7 @@ fn gram_rows<F: Float>(
     let mut l = 0usize;
     while l < w {
         if tx == l {
-            publish::<F>(a, xcol, ty, 0, l % 2, cfg);
+            publish::<F>(a, xcol, 0, ty, 0, l % 2, cfg);
         }
         sync_rows(cfg);
         let slot = (l % 2) * comptime!(cfg.rows_cap / 4) + ty * rq;

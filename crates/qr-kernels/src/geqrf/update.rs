@@ -2,7 +2,7 @@
 //! update C −= U·(Vᵀ·C) as two GEMMs ([`linalg_common::gemm`], true f32, in place on strided
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
-use super::config::{MAX_SPLITS, MIN_CHUNK, PanelConfig};
+use super::config::{MAX_SPLITS, MIN_CHUNK, PanelConfig, RegPanelConfig};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel, recon_top_rows_kernel};
@@ -11,6 +11,7 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::copy::CopyConfig;
 use linalg_common::gemm::{GemmOp, Operand, View, batch_grid};
+use std::cell::Cell;
 
 /// Workspace for the block reflectors of matrices with up to `rows` rows, applied to up to
 /// `cols` columns: V and U (`batch × rows × nb`) and the update's ([`UpdateWork`]).
@@ -20,7 +21,21 @@ pub(crate) struct Reflectors {
     update: UpdateWork,
     /// Tall panels (TSQR); `None` where no panel takes that path.
     tsqr: Option<TallWork>,
+    /// Grid panels; `None` where they are off.
+    grid: Option<GridWork>,
     rows: usize,
+}
+
+/// The exchange words of geqrf's grid panels ([`super::QrLaunch::panel_grid`]), shared by all
+/// of an op's panel launches.
+struct GridWork {
+    /// Two slots of (gmax + 1) × nb u64 words per matrix, zeroed once: exchange numbers only
+    /// grow.
+    words: (Handle, usize),
+    /// Most cubes of a panel.
+    gmax: usize,
+    /// The exchange number the next launch starts from.
+    next: Cell<u32>,
 }
 
 /// Workspace of the TSQR panel path.
@@ -45,6 +60,15 @@ pub(crate) struct UpdateWork {
     width: usize,
 }
 
+/// A grid panel's launch: its cube count and exchange buffers ([`Reflectors::panel_grid`]).
+struct GridArgs<'a> {
+    cubes: usize,
+    words: &'a (Handle, usize),
+    status: (&'a Handle, usize),
+    e0: u32,
+    gmax: usize,
+}
+
 /// Where τ of the panel lives: element j of matrix b at `offset + b·batch_stride + j`.
 #[derive(Clone, Copy)]
 pub(crate) struct TauRef<'a> {
@@ -66,8 +90,57 @@ impl Reflectors {
                 mats: ctx.buffer(ctx.batch * 2 * nb * nb),
                 dummy: ctx.flags(),
             }),
+            grid: (ctx.launch.grid_rows > 0).then(|| {
+                let gmax = rows.div_ceil(ctx.launch.grid_rows).max(2);
+                let words = ctx.batch.max(1) * 2 * (gmax + 1) * nb;
+                GridWork {
+                    words: (
+                        ctx.client
+                            .create_from_slice(u64::as_bytes(&vec![0u64; words])),
+                        words,
+                    ),
+                    gmax,
+                    next: Cell::new(0),
+                }
+            }),
             rows,
         }
+    }
+
+    /// The grid panel for a p-row panel and its cube count, where geqrf takes one.
+    pub(crate) fn grid_for(&self, ctx: &Ctx, p: usize) -> Option<(RegPanelConfig, usize)> {
+        let g = self.grid.as_ref()?;
+        ctx.launch
+            .panel_grid(p, ctx.batch)
+            .filter(|&(_, cubes)| cubes <= g.gmax)
+    }
+
+    /// Factor the p × w panel `h` as a grid panel of `cubes` cubes (from
+    /// [`Reflectors::grid_for`]): the outputs of [`Reflectors::panel`] with `factor` and
+    /// `trans`. A wait that gives up sets `status[b]` to [`super::panel_regs::GRID_TIMEOUT`].
+    pub(crate) fn panel_grid(
+        &self,
+        ctx: &Ctx,
+        (cfg, cubes): (RegPanelConfig, usize),
+        h: Operand,
+        tau: TauRef,
+        status: &Handle,
+    ) {
+        let Some(g) = &self.grid else {
+            return self.panel(ctx, h, tau, true, true);
+        };
+        let w = h.view.cols;
+        // At most 3 exchanges per column (a rescued column takes two more).
+        let e0 = g.next.get();
+        g.next.set(e0 + 3 * w as u32 + 1);
+        let args = GridArgs {
+            cubes,
+            words: &g.words,
+            status: (status, ctx.batch.max(1)),
+            e0,
+            gmax: g.gmax,
+        };
+        self.launch_regs(ctx, cfg, h, tau, Some(args));
     }
 
     /// Factor (`factor`) or read the reflectors of the p × w panel `h` (a view whose (0, 0) is
@@ -76,51 +149,105 @@ impl Reflectors {
         let (p, w) = (h.view.rows, h.view.cols);
         debug_assert!(p <= self.rows && w <= ctx.launch.nb && w >= 1);
         debug_assert!(h.view.extent(ctx.batch) <= h.len);
-        let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
-        let hv = h.view;
-        // Both panel kernels take the same operands; only the kernel and its comptime shape
-        // differ.
-        macro_rules! launch {
-            ($kernel:path, $cfg:expr) => {
-                $kernel(
-                    ctx.client,
-                    CubeCount::Static(1, by as u32, bz as u32),
-                    CubeDim::new_1d($cfg.units() as u32),
-                    BufferArg::from_raw_parts(h.handle.clone(), h.len),
-                    BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
-                    BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
-                    BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
-                    hv.launch_arg(),
-                    tau.offset,
-                    tau.batch_stride,
-                    self.rows * ctx.launch.nb,
-                    p,
-                    w,
-                    ctx.batch,
-                    $cfg,
-                )
-            };
-        }
         if let Some(cfg) = ctx.launch.panel_regs(p, factor, trans) {
-            // SAFETY: as for the panel kernel below (the same operands and writes). Registers:
-            // rows ty + t·gy < rows_cap (t < rows_cap/gy), loads and stores only below p and w.
-            // Shared indices: two slots of gy·(rows_cap/(4·gy)) vectors of the pivot column,
-            // gy·nb reduction rows and nb pivot-row entries; V below rows_cap·(nb + 1) (rows
-            // rg + r·4·gy < rows_cap); T and the Gram matrix below nb·(nb + 1). Barriers: the
-            // early exit (batch) and the loop bounds (w) are uniform per cube, the Gram
-            // rounds' plane barrier (`plane_rows`: one row group per plane) uniform per plane;
-            // the branches around the divergent stores hold no barrier.
-            unsafe { launch!(panel_regs_kernel::launch_unchecked::<f32>, cfg) }
-            return;
+            return self.launch_regs(ctx, cfg, h, tau, None);
         }
         let cfg: PanelConfig = ctx.launch.panel(p, factor, trans);
+        let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
         // SAFETY: the cube of matrix b touches only its panel (rows < p, columns < w of the
         // view, inside the buffer: checked by the public ops, debug-checked here), τ entries
         // offset + b·bs + j (j < w, inside the τ buffer by construction) and rows < p ≤ rows
         // of its own V and U slices. Shared staging holds p ≤ rows_cap rows (PanelConfig).
         // Barriers are reached by every unit: the only early exit (batch) and every branch
         // around a barrier (s > 0, comptime flags) are uniform per cube.
-        unsafe { launch!(panel_kernel::launch_unchecked::<f32>, cfg) }
+        unsafe {
+            panel_kernel::launch_unchecked::<f32>(
+                ctx.client,
+                CubeCount::Static(1, by as u32, bz as u32),
+                CubeDim::new_1d(cfg.units() as u32),
+                BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
+                h.view.launch_arg(),
+                tau.offset,
+                tau.batch_stride,
+                self.rows * ctx.launch.nb,
+                p,
+                w,
+                ctx.batch,
+                cfg,
+            )
+        }
+    }
+
+    /// The register panel kernel on the p × w panel `h` (a grid panel with `grid`).
+    fn launch_regs(
+        &self,
+        ctx: &Ctx,
+        cfg: RegPanelConfig,
+        h: Operand,
+        tau: TauRef,
+        grid: Option<GridArgs>,
+    ) {
+        let (p, w) = (h.view.rows, h.view.cols);
+        debug_assert_eq!(cfg.grid, grid.is_some());
+        let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
+        let count = |cubes: usize| CubeCount::Static(cubes as u32, by as u32, bz as u32);
+        let dim = CubeDim::new_1d(cfg.units() as u32);
+        // SAFETY: as for the panel kernel (the same operands and writes; grid cube x holds
+        // rows x·rows_cap + …, and cubes·rows_cap ≥ p). Registers: rows ty + t·gy < rows_cap
+        // (t < rows_cap/gy), loads and stores only below p and w. Shared indices: two slots of
+        // gy·(rows_cap/(4·gy)) vectors of the pivot column, gy·nb reduction rows and nb
+        // pivot-row entries; V below rows_cap·(nb + 1) (rows rg + r·4·gy < rows_cap), and
+        // before it the exchanges' (cubes + 1)·nb fetched words (RegPanelConfig::grid); T and
+        // the Gram matrix below nb·(nb + 1). Grid exchanges: matrix b's 2·(gmax + 1)·nb words
+        // (cubes ≤ gmax, b < batch: the buffer's size), `status[b]`; other launches never
+        // read `xv` and `status` (V stands in). Barriers: the early exit (batch), the loop
+        // bounds (w) and the rescue branch (the same totals in every unit) are uniform per
+        // cube, the Gram rounds' plane barrier (`plane_rows`: one row group per plane) uniform
+        // per plane; the branches around the divergent stores and the waits hold no barrier.
+        // The waits end: every cube of the panel stores its words (the grid's cube count fits
+        // the multiprocessors), or a wait gives up after GRID_WAIT_POLLS polls.
+        macro_rules! launch {
+            ($x:ty, $cubes:expr, $words:expr, $status:expr, $e0:expr, $gmax:expr) => {
+                panel_regs_kernel::launch_unchecked::<f32, $x>(
+                    ctx.client,
+                    count($cubes),
+                    dim,
+                    BufferArg::from_raw_parts(h.handle.clone(), h.len),
+                    BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                    BufferArg::from_raw_parts(self.v.0.clone(), self.v.1),
+                    BufferArg::from_raw_parts(self.u.0.clone(), self.u.1),
+                    BufferArg::from_raw_parts($words.0.clone(), $words.1),
+                    BufferArg::from_raw_parts($status.0.clone(), $status.1),
+                    h.view.launch_arg(),
+                    tau.offset,
+                    tau.batch_stride,
+                    self.rows * ctx.launch.nb,
+                    p,
+                    w,
+                    ctx.batch,
+                    $e0,
+                    $gmax,
+                    cfg,
+                )
+            };
+        }
+        let v = (&self.v.0, self.v.1);
+        unsafe {
+            match grid {
+                Some(g) => launch!(
+                    u64,
+                    g.cubes,
+                    (&g.words.0, g.words.1),
+                    g.status,
+                    g.e0,
+                    g.gmax
+                ),
+                None => launch!(u32, 1, v, v, 0, 1),
+            }
+        }
     }
 
     /// The TSQR launch for a p × w panel when [`Reflectors::panel_tsqr`] should take it: the
