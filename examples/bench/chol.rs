@@ -40,6 +40,9 @@ pub struct Bench<'a> {
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows
     /// (`--qr-big-gemm simt|tc|mma`; `None`: default).
     pub qr_big_gemm: Option<linalg_common::gemm::GemmKernel>,
+    /// geqrf's GEMM for Vᵀ·C of 32-column panels for the main QR rows (`--qr-thin-gemm`, as
+    /// [`gemm_kernel`]; `None`: default).
+    pub qr_thin_gemm: Option<linalg_common::gemm::GemmKernel>,
     /// The kernel of the `gemm` row (`--gemm-kernel`, as [`gemm_kernel`]; `None`: the device
     /// default).
     pub gemm_kernel: Option<linalg_common::gemm::GemmKernel>,
@@ -78,6 +81,11 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
             ..MMA_DEFAULT
         }),
         "mma-tf32" => GemmKernel::Mma(linalg_common::gemm_mma::MMA_TF32),
+        "mma-thin" => GemmKernel::Mma(linalg_common::gemm_mma::MMA_THIN),
+        "mma-thin-tf32" => GemmKernel::Mma(MmaTiles {
+            compensated: false,
+            ..linalg_common::gemm_mma::MMA_THIN
+        }),
         "mma-sh" => GemmKernel::Mma(MmaTiles {
             sums_in_shared: true,
             ..MMA_DEFAULT
@@ -88,7 +96,7 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
             ..linalg_common::gemm_mma::MMA_TF32
         }),
         _ => panic!(
-            "a GEMM kernel: simt, tc, mma, mma512, mma-tf32, mma-sh, mma-stored or mma-tf32-stored"
+            "a GEMM kernel: simt, tc, mma, mma512, mma-tf32, mma-thin, mma-thin-tf32, mma-sh, mma-stored or mma-tf32-stored"
         ),
     }
 }

@@ -48,6 +48,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
+      [--qr-thin-gemm mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
@@ -354,6 +355,7 @@ fn main() {
                 qr_recon_top_rows: None,
                 qr_panel_grid: None,
                 qr_big_gemm: None,
+                qr_thin_gemm: None,
                 gemm_kernel: None,
                 chol_big_gemm: None,
             });
@@ -476,6 +478,7 @@ fn main() {
                 .expect("--qr-panel-grid: a number of rows per cube")
         }),
         qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
+        qr_thin_gemm: args.get("qr-thin-gemm").map(chol::gemm_kernel),
         gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),
         chol_big_gemm: args.get("chol-big-gemm").map(chol::gemm_kernel),
     };

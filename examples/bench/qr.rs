@@ -142,6 +142,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         apply_block: ctx.qr_apply_block,
         split_matrices: ctx.qr_split_matrices,
         gemm_big: ctx.qr_big_gemm,
+        gemm_thin: ctx.qr_thin_gemm,
         recon_top_rows: ctx.qr_recon_top_rows,
         panel_grid: ctx.qr_panel_grid,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {

@@ -152,6 +152,18 @@ pub const MMA_TF32: MmaTiles = MmaTiles {
     ..MMA_DEFAULT
 };
 
+/// Tiles of 32 × 128 (2 × 4 planes of 1 × 4 accumulators) for products of at most 32 rows
+/// with a long K: QR's Vᵀ·C of 32-column panels, as [`crate::gemm::GemmLaunch::thin`]'s SIMT
+/// tiles. At nb = 32 that product does 16 flops per byte of C, more than the H200's SIMT units
+/// do per byte of bandwidth (~12.5), so tensor cores may stream C faster. Not measured yet.
+pub const MMA_THIN: MmaTiles = MmaTiles {
+    warps_m: 2,
+    warps_n: 4,
+    tiles_m: 1,
+    tiles_n: 4,
+    ..MMA_DEFAULT
+};
+
 /// The kernel; public with a dummy-kernel constructor so that `examples/ptx_probe.rs` can
 /// compile it for CUDA on a host without a GPU. Launch it through `GemmLaunch`.
 #[cube(launch_unchecked, create_dummy_kernel)]

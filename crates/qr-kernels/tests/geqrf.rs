@@ -1033,13 +1033,41 @@ pub fn outer_blocks(client: &Client) {
 /// Split-K GEMM (what the trailing update and the Gram matrices use for a few matrices on
 /// GPUs) against f64: a transposed A, B a block of a larger matrix, ragged K, set and
 /// subtract, one matrix and a batch of three with their own strides; on the default tiles
-/// and, where the device runs them, the thin tiles of Vᵀ·C.
+/// and, where the device runs them, the thin tiles of Vᵀ·C and the mma kernel's thin tiles
+/// (3×TF32), with geqrf's gates on that kernel for every update.
 pub fn gemm_split_k(client: &Client) {
-    use linalg_common::gemm::GemmLaunch;
+    use linalg_common::gemm::{GemmKernel, GemmLaunch};
+    use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_THIN};
     let hw = Hardware::of(client);
     gemm_split_k_on(client, &GemmLaunch::new(&hw).expect("gemm"));
     if let Some(thin) = GemmLaunch::thin(&hw) {
         gemm_split_k_on(client, &thin);
+    }
+    // The mma kernel (3×TF32) on thin tiles, split, and geqrf with it for Vᵀ·C and every
+    // update, where the device has it (`QrParams::gemm_thin`, `gemm_big`).
+    let mma = QrParams {
+        gemm_thin: Some(GemmKernel::Mma(MMA_THIN)),
+        gemm_big: Some(GemmKernel::Mma(MMA_DEFAULT)),
+        big_from: Some(1),
+        ..QrParams::default()
+    };
+    let Some(thin) = GemmLaunch::mma(&hw, MMA_THIN) else {
+        assert!(
+            QrLaunch::new(&hw, &mma, 1, 64).is_none(),
+            "refused on {hw:?}"
+        );
+        return;
+    };
+    gemm_split_k_on(client, &thin);
+    for &(batch, m, n) in &[(2usize, 300usize, 200usize), (1, 700, 96), (3, 90, 130)] {
+        let classes = [
+            MatrixClass::Dense,
+            MatrixClass::GradedColumns { kappa: 1e6 },
+            MatrixClass::Dense,
+        ];
+        let a = batch_of(&classes[..batch], m, n, (m + n) as u64);
+        let out = geqrf_host(client, &a, &[batch, m, n], &mma).expect("geqrf");
+        check_geqrf(client, &a, &out, &mma, "mma updates");
     }
 }
 

@@ -25,8 +25,12 @@ pub struct QrParams {
     pub big_from: Option<usize>,
     /// Products of at most 32 rows (Vᵀ·C of 32-column panels) on 32×128 tiles
     /// ([`GemmLaunch::thin`]) where the device runs them (default true; ignored when `gemm`
-    /// is set).
+    /// or `gemm_thin` is set).
     pub thin_tiles: Option<bool>,
+    /// The GEMM of the products with at most its `tile_m` rows (Vᵀ·C), e.g. the mma kernel on
+    /// [`linalg_common::gemm_mma::MMA_THIN`] (refused where the device has no such kernel).
+    /// Default: as `thin_tiles` says.
+    pub gemm_thin: Option<GemmKernel>,
     /// Stage panels in shared memory when they fit (default true; false: always work in
     /// global memory, the path of panels too tall to stage).
     pub stage: Option<bool>,
@@ -422,8 +426,13 @@ impl QrLaunch {
             Some(cfg) => GemmLaunch::with_config(hw, cfg)?,
             None => GemmLaunch::new(hw)?,
         };
-        let gemm_thin = match (params.gemm, params.thin_tiles.unwrap_or(true)) {
-            (None, true) => GemmLaunch::thin(hw).unwrap_or(gemm),
+        let gemm_thin = match (
+            params.gemm_thin,
+            params.gemm,
+            params.thin_tiles.unwrap_or(true),
+        ) {
+            (Some(kernel), _, _) => GemmLaunch::of_kernel(hw, kernel)?,
+            (None, None, true) => GemmLaunch::thin(hw).unwrap_or(gemm),
             _ => gemm,
         };
         let gemm_big = match params.gemm_big {
