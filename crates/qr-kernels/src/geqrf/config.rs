@@ -96,6 +96,10 @@ pub struct QrParams {
 /// Polls of a grid panel's wait before it gives up ([`QrParams::panel_grid`]).
 pub const GRID_WAIT_POLLS: u32 = 1 << 22;
 
+/// Most exchange words one unit of a grid panel fetches (cubes + 1 ≤ this × row groups), all
+/// loaded before the first wait.
+pub const GRID_WORDS_PER_UNIT: usize = 4;
+
 /// The default of [`QrParams::split_matrices`]: every batch that [`MAX_SPLITS`] lets split
 /// in two or more (H200, against single matrices only: geqrf 2×4096² 29.6 ms against 32.0,
 /// 8×2048² 12.4 against 13.5, qr(reduced) 2×4096² 39.5 against 42.1; single matrices
@@ -269,9 +273,10 @@ impl RegPanelConfig {
 
     /// The grid panel for p rows in cubes of about `rows` rows (factored, U = V·Tᵀ) and its
     /// cube count, where it takes at least two cubes, each cube fits as [`Self::new`] says,
-    /// holds the nb pivot rows and stages the words of one exchange ((cubes + 1)·nb, in the V
-    /// staging area), and `batch` launches of it fit `hw`'s multiprocessors: the cubes of a
-    /// panel wait for each other, so they must all run at once ([`Hardware::co_resident`]).
+    /// holds the nb pivot rows and fetches and stages the words of one exchange ((cubes + 1)·nb:
+    /// at most [`GRID_WORDS_PER_UNIT`] per unit, in the V staging area), and `batch` launches
+    /// of it fit `hw`'s multiprocessors: the cubes of a panel wait for each other, so they
+    /// must all run at once ([`Hardware::co_resident`]).
     pub fn grid(
         hw: &Hardware,
         nb: usize,
@@ -293,6 +298,7 @@ impl RegPanelConfig {
         let ok = cubes >= 2
             && cfg.rows_cap >= nb
             && (cubes + 1) * nb <= cfg.stage_len()
+            && cubes < GRID_WORDS_PER_UNIT * cfg.gy
             && cubes * batch.max(1) <= sms;
         ok.then_some((cfg, cubes))
     }

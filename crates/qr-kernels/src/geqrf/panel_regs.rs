@@ -53,7 +53,7 @@
 //! Every cube forms T and its own rows of H, V and U; cube 0 writes τ. A wait gives up after
 //! [`GRID_WAIT_POLLS`] polls (where the device does not run the cubes at once): the cube then
 //! sets `status[b]` to [`GRID_TIMEOUT`], stops waiting and finishes with whatever it read.
-use super::config::{GRID_WAIT_POLLS, RegPanelConfig};
+use super::config::{GRID_WAIT_POLLS, GRID_WORDS_PER_UNIT, RegPanelConfig};
 use super::panel::{RESCUE_HI, RESCUE_LO, group_max, group_sum, pow2_scale};
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
@@ -390,8 +390,8 @@ fn col_total<F: Float>(red: &mut Shared<[F]>, k: usize, #[comptime] cfg: RegPane
 /// Grid exchange `e` (reached by every unit of every cube of the panel, after the barrier
 /// that follows the reduction rows' writes): row group 0 combines the cube's reduction rows
 /// per column (the sum, or with `max` the maximum) and stores them, cube 0 also its pivot row
-/// (`pivot`); units (ty, tx) copy column tx of cubes ty, ty + gy, … (then the pivot row) into
-/// `stage` once their words hold e; row group 0 leaves in row 0 of `red` the totals over the
+/// (`pivot`); units (ty, tx) copy column tx of cubes ty, ty + gy, … (then the pivot row; at
+/// most [`GRID_WORDS_PER_UNIT`] words) into `stage` once their words hold e; row group 0 leaves in row 0 of `red` the totals over the
 /// cubes in cube order, and (`pivot`) cube 0's pivot row in `piv`. Ends on a cube barrier.
 #[cube]
 #[allow(clippy::too_many_arguments)]
@@ -429,22 +429,31 @@ fn exchange<F: Float, X: Int>(
     if comptime!(pivot) {
         words += 1;
     }
-    // Older words hold a smaller exchange number (numbers only grow).
+    // Up to GRID_WORDS_PER_UNIT words per unit, all loaded before the first wait. Older words
+    // hold a smaller exchange number (numbers only grow).
     if fail[0] == 0u32 {
-        let mut c = ty;
-        while c < words {
-            let at = slot + c * nb + tx;
-            let mut word = xv[at].load();
-            let mut polls = 0u32;
-            while word < stamp && polls < GRID_WAIT_POLLS {
-                word = xv[at].load();
-                polls += 1;
+        let mut word = Array::<X>::new(GRID_WORDS_PER_UNIT);
+        #[unroll]
+        for q in 0..GRID_WORDS_PER_UNIT {
+            let c = ty + q * gy;
+            if c < words {
+                word[q] = xv[slot + c * nb + tx].load();
             }
-            if polls >= GRID_WAIT_POLLS {
-                fail[0] = 1u32;
+        }
+        #[unroll]
+        for q in 0..GRID_WORDS_PER_UNIT {
+            let c = ty + q * gy;
+            if c < words {
+                let mut polls = 0u32;
+                while word[q] < stamp && polls < GRID_WAIT_POLLS {
+                    word[q] = xv[slot + c * nb + tx].load();
+                    polls += 1;
+                }
+                if polls >= GRID_WAIT_POLLS {
+                    fail[0] = 1u32;
+                }
+                stage[c * nb + tx] = F::reinterpret(u32::cast_from(word[q]));
             }
-            stage[c * nb + tx] = F::reinterpret(u32::cast_from(word));
-            c += gy;
         }
     }
     sync_cube();
