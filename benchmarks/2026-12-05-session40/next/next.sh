@@ -4,7 +4,7 @@
 #   TESTS=geqrf BENCH=1 bash scripts/gpu-pack.sh        # here (bench.xz + geqrf_tests.xz)
 #   bash benchmarks/2026-12-05-session40/next/next.sh a # there: steps 1–3
 #   bash benchmarks/2026-12-05-session40/next/next.sh b # there: steps 4–5
-# Prebuilt in .gpu-next/grid/{bench,geqrf_tests}.xz from the commit that added this script
+# Prebuilt from cf396e9 in .gpu-next/grid/{bench,geqrf_tests}.xz
 # (move them into .gpu/ if nothing has changed since). It supersedes session 39's next.sh
 # (whose steps are 4 and 5 here); session 39's next-fused.sh (Cholesky) stays separate.
 # 1. The geqrf suite: `grid_panels` (new) runs grid panels of 2–9 cubes on every hard class,
