@@ -804,9 +804,11 @@ pub fn tsqr_panels_reconstruct(client: &Client) {
 /// reported without a hang.
 pub fn register_panels(client: &Client) {
     let hw = Hardware::of(client);
+    // One cube per panel (no grid panels, which take tall panels by default on CUDA).
     let on = |panel: usize| QrParams {
         panel: Some(panel),
         panel_regs: Some(true),
+        panel_grid: Some(0),
         ..QrParams::default()
     };
     let Some(launch) = QrLaunch::new(&hw, &on(32), 2, 512) else {
@@ -948,7 +950,7 @@ pub fn grid_panels(client: &Client) {
     }
     // Full rank: one-cube register panels' H and τ up to rounding (signs included).
     let one = QrParams {
-        panel_grid: None,
+        panel_grid: Some(0),
         panel_regs: Some(true),
         ..params
     };

@@ -2,6 +2,7 @@
 use super::recon::ReconConfig;
 use crate::tsqr::TsqrParams;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
+use linalg_common::gemm_mma::MMA_THIN;
 use linalg_common::launch::Hardware;
 
 /// Tuning knobs. `None` takes the recommended value ([`QrLaunch::new`]).
@@ -23,13 +24,16 @@ pub struct QrParams {
     pub gemm_big: Option<GemmKernel>,
     /// See `gemm_big`. Default 1024.
     pub big_from: Option<usize>,
-    /// Products of at most 32 rows (Vᵀ·C of 32-column panels) on 32×128 tiles
-    /// ([`GemmLaunch::thin`]) where the device runs them (default true; ignored when `gemm`
-    /// or `gemm_thin` is set).
+    /// Products of at most 32 rows (Vᵀ·C of 32-column panels) on 32×128 tiles where the
+    /// device runs them: the mma kernel's ([`MMA_THIN`], 3×TF32, f32 accuracy) where it has
+    /// `mma.sync`, else the SIMT kernel's ([`GemmLaunch::thin`]) (default true; ignored when
+    /// `gemm` or `gemm_thin` is set). H100, geqrf with grid panels of 128 rows: 1×4096² 13.21
+    /// ms against 14.60 on SIMT thin tiles, 8×2048² 8.85 against 10.01, 1×8192² 55.4 against
+    /// 57.4 (BENCHMARKS.md, session 40).
     pub thin_tiles: Option<bool>,
-    /// The GEMM of the products with at most its `tile_m` rows (Vᵀ·C), e.g. the mma kernel on
-    /// [`linalg_common::gemm_mma::MMA_THIN`] (refused where the device has no such kernel).
-    /// Default: as `thin_tiles` says.
+    /// The GEMM of the products with at most its `tile_m` rows (Vᵀ·C), e.g. the SIMT kernel on
+    /// [`linalg_common::gemm::THIN_TILES`] (refused where the device cannot run it). Default:
+    /// as `thin_tiles` says.
     pub gemm_thin: Option<GemmKernel>,
     /// Stage panels in shared memory when they fit (default true; false: always work in
     /// global memory, the path of panels too tall to stage).
@@ -88,10 +92,16 @@ pub struct QrParams {
     /// which exchange each column's sums through global memory, ahead of every other panel
     /// path. The cubes of one panel wait for each other: where the device does not run them
     /// at the same time, a wait gives up after [`GRID_WAIT_POLLS`] polls and the op fails
-    /// with [`crate::QrError::Device`] (never a hang). Needs the register panel kernel.
-    /// Default 0 (off).
+    /// with [`crate::QrError::Device`] (never a hang). Needs the register panel kernel and
+    /// [`Hardware::co_resident`] (`Some(0)`: off). Default [`DEFAULT_GRID_ROWS`] where both
+    /// hold (CUDA), else off.
     pub panel_grid: Option<usize>,
 }
+
+/// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
+/// geqrf 1×4096² 14.5 ms against 20.9, 1×8192² 57.2 against 72.7, 2×4096² 19.6 against 29.8,
+/// 8×2048² 9.94 against 12.6; 128 rows per cube beat 256: BENCHMARKS.md, session 40).
+pub const DEFAULT_GRID_ROWS: usize = 128;
 
 /// Polls of a grid panel's wait before it gives up ([`QrParams::panel_grid`]).
 pub const GRID_WAIT_POLLS: u32 = 1 << 22;
@@ -438,7 +448,9 @@ impl QrLaunch {
             params.thin_tiles.unwrap_or(true),
         ) {
             (Some(kernel), _, _) => GemmLaunch::of_kernel(hw, kernel)?,
-            (None, None, true) => GemmLaunch::thin(hw).unwrap_or(gemm),
+            (None, None, true) => GemmLaunch::mma(hw, MMA_THIN)
+                .or_else(|| GemmLaunch::thin(hw))
+                .unwrap_or(gemm),
             _ => gemm,
         };
         let gemm_big = match params.gemm_big {
@@ -507,7 +519,11 @@ impl QrLaunch {
             }
             None => 0,
         };
-        let grid_rows = params.panel_grid.unwrap_or(0);
+        let grid_rows = params.panel_grid.unwrap_or(if regs && hw.co_resident {
+            DEFAULT_GRID_ROWS
+        } else {
+            0
+        });
         if grid_rows > 0 && (!regs || !hw.co_resident) {
             return None;
         }
