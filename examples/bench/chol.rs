@@ -71,6 +71,7 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
     use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles};
     match name {
         "simt" => GemmKernel::Simt(BIG_TILES),
+        "simt-thin" => GemmKernel::Simt(linalg_common::gemm::THIN_TILES),
         "tc" => GemmKernel::Tf32x3(linalg_common::gemm_tc::TC_DEFAULT),
         "mma" => GemmKernel::Mma(MMA_DEFAULT),
         "mma512" => GemmKernel::Mma(MmaTiles {
@@ -96,7 +97,7 @@ pub fn gemm_kernel(name: &str) -> linalg_common::gemm::GemmKernel {
             ..linalg_common::gemm_mma::MMA_TF32
         }),
         _ => panic!(
-            "a GEMM kernel: simt, tc, mma, mma512, mma-tf32, mma-thin, mma-thin-tf32, mma-sh, mma-stored or mma-tf32-stored"
+            "a GEMM kernel: simt, simt-thin, tc, mma, mma512, mma-tf32, mma-thin, mma-thin-tf32, mma-sh, mma-stored or mma-tf32-stored"
         ),
     }
 }

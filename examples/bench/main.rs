@@ -48,7 +48,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
-      [--qr-thin-gemm mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
+      [--qr-thin-gemm simt-thin|mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
