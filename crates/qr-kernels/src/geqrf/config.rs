@@ -93,8 +93,8 @@ pub struct QrParams {
     /// path. The cubes of one panel wait for each other: where the device does not run them
     /// at the same time, a wait gives up after [`GRID_WAIT_POLLS`] polls and the op fails
     /// with [`crate::QrError::Device`] (never a hang). Needs the register panel kernel and
-    /// [`Hardware::co_resident`] (`Some(0)`: off). Default [`DEFAULT_GRID_ROWS`] where both
-    /// hold (CUDA), else off.
+    /// [`Hardware::co_resident`] (`Some(0)`: off). Default [`DEFAULT_GRID_ROWS`] for panels
+    /// of at least [`GRID_FROM_ROWS`] rows where both hold (CUDA), else off.
     pub panel_grid: Option<usize>,
 }
 
@@ -102,6 +102,13 @@ pub struct QrParams {
 /// geqrf 1×4096² 14.5 ms against 20.9, 1×8192² 57.2 against 72.7, 2×4096² 19.6 against 29.8,
 /// 8×2048² 9.94 against 12.6; 128 rows per cube beat 256: BENCHMARKS.md, session 40).
 pub const DEFAULT_GRID_ROWS: usize = 128;
+
+/// Fewest panel rows that take grid panels by default ([`QrParams::panel_grid`]): a grid's
+/// exchange costs about two L2 round trips per column, so a one-cube register panel of a few
+/// hundred rows may be faster. H100: geqrf 32 × 512² took 1.27 ms with grids on all its
+/// panels of 129–512 rows against 1.30 with one-cube register panels; 40 × 176² and 40 × 352²
+/// were not compared, so by default grids start at 512 rows (BENCHMARKS.md, session 40).
+pub const GRID_FROM_ROWS: usize = 512;
 
 /// Polls of a grid panel's wait before it gives up ([`QrParams::panel_grid`]).
 pub const GRID_WAIT_POLLS: u32 = 1 << 22;
@@ -372,6 +379,9 @@ pub struct QrLaunch {
     pub outer: usize,
     /// Rows per cube of geqrf's grid panels ([`QrParams::panel_grid`]); 0: none.
     pub grid_rows: usize,
+    /// Fewest rows of a grid panel ([`GRID_FROM_ROWS`] by default, any where `panel_grid` is
+    /// given).
+    pub grid_from: usize,
     /// [`QrParams::split_matrices`].
     pub split_matrices: usize,
     pub hw: Hardware,
@@ -409,7 +419,11 @@ impl QrLaunch {
     ///   against 14.0), at most 8 beyond four cubes per multiprocessor;
     /// - outer blocks of 128 columns for single matrices of 8192 rows or more (1×8192² 72.1 ms
     ///   against 76.8; slower on every other sweep shape: 1×4096² 22.2 against 21.0, 2×4096²,
-    ///   8×2048², 60×1024², 32×512²).
+    ///   8×2048², 60×1024², 32×512²; not compared again on grid panels);
+    /// - on CUDA, grid panels of [`DEFAULT_GRID_ROWS`] rows per cube for panels of at least
+    ///   [`GRID_FROM_ROWS`] rows, and Vᵀ·C of 32-column panels on the mma kernel's thin tiles
+    ///   (H100: 1×4096² 13.3 ms against 20.9 before, 1×8192² 55.2 against 72.7, 2×4096² 19.5
+    ///   against 29.8, 8×2048² 8.9 against 12.7; BENCHMARKS.md, session 40).
     pub fn new(hw: &Hardware, params: &QrParams, batch: usize, m: usize) -> Option<Self> {
         let sms = hw.num_sms.unwrap_or(1) as usize;
         let nb = params
@@ -531,6 +545,11 @@ impl QrLaunch {
             regs,
             outer,
             grid_rows,
+            grid_from: if params.panel_grid.is_some() {
+                0
+            } else {
+                GRID_FROM_ROWS
+            },
             split_matrices: params
                 .split_matrices
                 .unwrap_or(DEFAULT_SPLIT_MATRICES)
@@ -601,7 +620,7 @@ impl QrLaunch {
 
     /// geqrf's grid panel for a p-row panel and its cube count, where it is on and applies.
     pub fn panel_grid(&self, p: usize, batch: usize) -> Option<(RegPanelConfig, usize)> {
-        if self.grid_rows == 0 || !self.regs || !self.stage {
+        if self.grid_rows == 0 || p < self.grid_from || !self.regs || !self.stage {
             return None;
         }
         RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, self.grid_rows, batch)

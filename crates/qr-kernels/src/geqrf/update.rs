@@ -1,5 +1,6 @@
 //! Block reflectors: the panel launch (V and U for panel columns [c0, c0 + w) of H) and the
-//! update C −= U·(Vᵀ·C) as two GEMMs ([`linalg_common::gemm`], true f32, in place on strided
+//! update C −= U·(Vᵀ·C) as two GEMMs ([`linalg_common::gemm`], true f32, or for Vᵀ·C on CUDA
+//! 3×TF32 on tensor cores with f32 accuracy (`QrParams::thin_tiles`), in place on strided
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
 use super::config::{MAX_SPLITS, MIN_CHUNK, PanelConfig, RegPanelConfig};
