@@ -871,8 +871,8 @@ pub fn register_panels(client: &Client) {
 
 /// Grid panels (`QrParams::panel_grid`, where the device runs the register panel kernel and
 /// fences global memory; elsewhere refused): the gates on shapes whose panels span two or more
-/// cubes (ragged last cubes, cubes of only a few rows, m < n, panel widths 8 and 32, single
-/// matrices and batches), on every hard class; the H and τ of one-cube register panels up to
+/// cubes (ragged last cubes, cubes of only a few rows, m < n, panel widths 8, 32 and 64,
+/// single matrices and batches), on every hard class; the H and τ of one-cube register panels up to
 /// rounding; a NaN reported. Extreme scaling (the rescue's exchanges) is in
 /// [`extreme_scaling`].
 pub fn grid_panels(client: &Client) {
@@ -915,6 +915,8 @@ pub fn grid_panels(client: &Client) {
             (1, 1000, 64, 32, 128),
             (2, 2100, 40, 32, 256),
             (4, 777, 96, 32, 100),
+            // 64-column panels (the default for batches of 4096 rows and more).
+            (2, 700, 150, 64, 128),
         ]);
     }
     for &(batch, m, n, panel, rows) in &cases {
