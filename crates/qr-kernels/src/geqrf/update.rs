@@ -82,6 +82,7 @@ pub(crate) struct TauRef<'a> {
 impl Reflectors {
     pub(crate) fn new(ctx: &Ctx, rows: usize, cols: usize) -> Self {
         let nb = ctx.launch.nb;
+        let sms = ctx.launch.hw.num_sms.unwrap_or(0) as usize;
         Self {
             v: ctx.buffer(ctx.batch * rows * nb),
             u: ctx.buffer(ctx.batch * rows * nb),
@@ -91,19 +92,26 @@ impl Reflectors {
                 mats: ctx.buffer(ctx.batch * 2 * nb * nb),
                 dummy: ctx.flags(),
             }),
-            grid: (ctx.launch.grid_rows > 0).then(|| {
-                let gmax = rows.div_ceil(ctx.launch.grid_rows).max(2);
-                let words = ctx.batch.max(1) * 2 * (gmax + 1) * nb;
-                GridWork {
-                    words: (
-                        ctx.client
-                            .create_from_slice(u64::as_bytes(&vec![0u64; words])),
-                        words,
-                    ),
-                    gmax,
-                    next: Cell::new(0),
-                }
-            }),
+            // Only where a grid of two cubes or more fits: at most sms / batch cubes.
+            grid: (ctx.launch.grid_rows > 0
+                && rows >= ctx.launch.grid_from
+                && 2 * ctx.batch.max(1) <= sms)
+                .then(|| {
+                    let gmax = rows
+                        .div_ceil(ctx.launch.grid_rows)
+                        .min(sms / ctx.batch.max(1))
+                        .max(2);
+                    let words = ctx.batch.max(1) * 2 * (gmax + 1) * nb;
+                    GridWork {
+                        words: (
+                            ctx.client
+                                .create_from_slice(u64::as_bytes(&vec![0u64; words])),
+                            words,
+                        ),
+                        gmax,
+                        next: Cell::new(0),
+                    }
+                }),
             rows,
         }
     }
