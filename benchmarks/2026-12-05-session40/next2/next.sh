@@ -14,7 +14,8 @@
 # bench: (1) the qr_v2 set and issue 3's rows against cuSOLVER on the same inputs (the new
 #   defaults were never anchored); (2) GRID_FROM_ROWS: grids from two cubes (explicit
 #   --qr-panel-grid 128) against the default (from 512 rows) and none, on the batched shapes
-#   whose panels are under 512 rows; (3) outer blocks (1 × 8192²'s default) on grid panels.
+#   whose panels are under 512 rows; (3) qr()'s TSQR / geqrf crossover (measured before
+#   grid panels); (4) outer blocks (1 × 8192²'s default) on grid panels.
 # Then session 39's next-fused.sh (potrf's fused step without its round trip; Cholesky).
 cd "$(dirname "$0")/../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT/x
@@ -31,6 +32,9 @@ else
     timeout 40 /tmp/bench --filter "$S" --samples 7 $g > $OUT/x/small$(echo "$g" | tr -c 'a-z0-9\n' '_').log 2>&1
     echo "small '$g' rc=$?"; grep -E "^geqrf" $OUT/x/small$(echo "$g" | tr -c 'a-z0-9\n' '_').log | cut -c1-90
   done
+  # qr()'s TSQR / geqrf crossover (n ≤ 128 takes TSQR): geqrf's tall panels changed.
+  timeout 90 /tmp/bench --qr-crossover > $OUT/x/qr-crossover.log 2>&1
+  echo "crossover rc=$?"; tail -20 $OUT/x/qr-crossover.log | cut -c1-100
   for o in "" "--qr-outer 0"; do
     timeout 40 /tmp/bench --filter "geqrf 1x8192x8192" --samples 5 $o > $OUT/x/outer$(echo "$o" | tr -c 'a-z0-9\n' '_').log 2>&1
     echo "outer '$o' rc=$?"; grep -E "^geqrf" $OUT/x/outer$(echo "$o" | tr -c 'a-z0-9\n' '_').log | cut -c1-90
