@@ -94,13 +94,17 @@ impl<'a> MatrixRef<'a> {
 
 /// Synchronise and read per-matrix u32 flags: the indices of the matrices whose flag is set.
 pub fn flagged(client: &Client, flags: Handle) -> Result<Vec<usize>, ServerError> {
-    let bytes = client.read_one(flags)?;
-    Ok(u32::from_bytes(&bytes)
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| **f != 0)
-        .map(|(i, _)| i)
-        .collect())
+    Ok(marked(&read_flags(client, flags)?, |f| f != 0))
+}
+
+/// Synchronise and read per-matrix u32 flags (the whole allocation).
+pub fn read_flags(client: &Client, flags: Handle) -> Result<Vec<u32>, ServerError> {
+    Ok(u32::from_bytes(&client.read_one(flags)?).to_vec())
+}
+
+/// The indices of the flags `hit` accepts.
+pub fn marked(flags: &[u32], hit: impl Fn(u32) -> bool) -> Vec<usize> {
+    (0..flags.len()).filter(|&b| hit(flags[b])).collect()
 }
 
 /// Synchronise and read the first `len` values of a device buffer (allocations are rounded up).

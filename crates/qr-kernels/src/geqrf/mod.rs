@@ -297,22 +297,16 @@ pub(crate) fn tau_ref(tau: &(Handle, usize), k: usize) -> TauRef<'_> {
 /// Synchronise on per-matrix flags: an error naming the flagged matrices (non-finite input),
 /// or, first, the matrices whose grid panel gave up waiting.
 pub(crate) fn check_flags(client: &Client, flags: Handle) -> Result<(), QrError> {
-    let flags: Vec<u32> = client
-        .read_one(flags)
-        .map(|bytes| u32::from_bytes(&bytes).to_vec())
-        .map_err(device_error)?;
-    let marked = |value: Option<u32>| -> Vec<usize> {
-        let hit = |f: u32| value.map_or(f != 0, |v| f == v);
-        (0..flags.len()).filter(|&b| hit(flags[b])).collect()
-    };
-    let stalled = marked(Some(panel_regs::GRID_TIMEOUT));
+    use linalg_common::matrix::{marked, read_flags};
+    let flags = read_flags(client, flags).map_err(device_error)?;
+    let stalled = marked(&flags, |f| f == panel_regs::GRID_TIMEOUT);
     if !stalled.is_empty() {
         return Err(QrError::Device(format!(
             "a grid panel's cubes did not run at the same time (matrices {stalled:?}); \
              turn QrParams::panel_grid off on this device"
         )));
     }
-    let batches = marked(None);
+    let batches = marked(&flags, |f| f != 0);
     if batches.is_empty() {
         Ok(())
     } else {

@@ -61,6 +61,13 @@ pub(crate) struct UpdateWork {
     width: usize,
 }
 
+/// A grid panel that geqrf takes ([`Reflectors::grid_for`]).
+pub(crate) struct GridPlan<'a> {
+    cfg: RegPanelConfig,
+    cubes: usize,
+    work: &'a GridWork,
+}
+
 /// A grid panel's launch: its cube count and exchange buffers ([`Reflectors::panel_grid`]).
 struct GridArgs<'a> {
     cubes: usize,
@@ -116,28 +123,29 @@ impl Reflectors {
         }
     }
 
-    /// The grid panel for a p-row panel and its cube count, where geqrf takes one.
-    pub(crate) fn grid_for(&self, ctx: &Ctx, p: usize) -> Option<(RegPanelConfig, usize)> {
-        let g = self.grid.as_ref()?;
-        ctx.launch
-            .panel_grid(p, ctx.batch)
-            .filter(|&(_, cubes)| cubes <= g.gmax)
+    /// The grid panel for a p-row panel, where geqrf takes one.
+    pub(crate) fn grid_for(&self, ctx: &Ctx, p: usize) -> Option<GridPlan<'_>> {
+        let work = self.grid.as_ref()?;
+        let (cfg, cubes) = ctx.launch.panel_grid(p, ctx.batch)?;
+        (cubes <= work.gmax).then_some(GridPlan { cfg, cubes, work })
     }
 
-    /// Factor the p × w panel `h` as a grid panel of `cubes` cubes (from
-    /// [`Reflectors::grid_for`]): the outputs of [`Reflectors::panel`] with `factor` and
-    /// `trans`. A wait that gives up sets `status[b]` to [`super::panel_regs::GRID_TIMEOUT`].
+    /// Factor the p × w panel `h` as the grid panel `plan` (from [`Reflectors::grid_for`]):
+    /// the outputs of [`Reflectors::panel`] with `factor` and `trans`. A wait that gives up
+    /// sets `status[b]` to [`super::panel_regs::GRID_TIMEOUT`].
     pub(crate) fn panel_grid(
         &self,
         ctx: &Ctx,
-        (cfg, cubes): (RegPanelConfig, usize),
+        plan: GridPlan,
         h: Operand,
         tau: TauRef,
         status: &Handle,
     ) {
-        let Some(g) = &self.grid else {
-            return self.panel(ctx, h, tau, true, true);
-        };
+        let GridPlan {
+            cfg,
+            cubes,
+            work: g,
+        } = plan;
         let w = h.view.cols;
         // At most 3 exchanges per column (a rescued column takes two more).
         let e0 = g.next.get();
