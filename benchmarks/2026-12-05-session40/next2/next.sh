@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # For the next device session (prepared in session 40, not run). Pack here:
 #   TESTS=geqrf BENCH=1 bash scripts/gpu-pack.sh
-# (prebuilt from a8d5422 in .gpu-next/final/{bench,geqrf_tests}.xz: move them into .gpu/ if
-# nothing has changed since)
+# (.gpu-next/final/ holds packs from a8d5422; f061d9d changed host code since, so pack anew)
 # then on the GPU (device tool, carry [".gpu"]), two calls:
 #   bash benchmarks/2026-12-05-session40/next2/next.sh tests   # ~4–6 min
 #   bash benchmarks/2026-12-05-session40/next2/next.sh bench   # ~5 min
