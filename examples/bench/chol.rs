@@ -37,6 +37,7 @@ pub struct Bench<'a> {
     /// geqrf's grid panels for the main QR rows (`--qr-panel-grid ROWS`: about ROWS rows per
     /// cube; 0: none).
     pub qr_panel_grid: Option<usize>,
+    pub qr_lookahead: Option<bool>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows
     /// (`--qr-big-gemm simt|tc|mma`; `None`: default).
     pub qr_big_gemm: Option<linalg_common::gemm::GemmKernel>,

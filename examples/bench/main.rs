@@ -47,6 +47,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
+      [--qr-lookahead on|off] (the main geqrf / qr rows with or without look-ahead: each step's update and the next panel in one launch)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
       [--qr-thin-gemm simt-thin|mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
@@ -354,6 +355,7 @@ fn main() {
                 qr_tsqr_top: None,
                 qr_recon_top_rows: None,
                 qr_panel_grid: None,
+                qr_lookahead: None,
                 qr_big_gemm: None,
                 qr_thin_gemm: None,
                 gemm_kernel: None,
@@ -476,6 +478,11 @@ fn main() {
         qr_panel_grid: args.get("qr-panel-grid").map(|v| {
             v.parse()
                 .expect("--qr-panel-grid: a number of rows per cube")
+        }),
+        qr_lookahead: args.get("qr-lookahead").map(|v| match v {
+            "on" => true,
+            "off" => false,
+            _ => panic!("--qr-lookahead: on or off"),
         }),
         qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
         qr_thin_gemm: args.get("qr-thin-gemm").map(chol::gemm_kernel),

@@ -968,6 +968,87 @@ pub fn grid_panels(client: &Client) {
     }
 }
 
+/// Look-ahead (`QrParams::lookahead`; refused where the register panel kernel does not run):
+/// the gates on shapes whose steps take it — ragged last panels, a one-column last panel,
+/// m < n, next panels of a few rows, panel widths 8, 16 and 32, batches, one-cube panels and
+/// (where grids run) grid panels of single matrices — and on every hard class; H and τ of the
+/// same panels without look-ahead up to rounding; a NaN reported.
+pub fn lookahead(client: &Client) {
+    let hw = Hardware::of(client);
+    let la = |panel: usize, rows: usize, grid: usize| QrParams {
+        panel: Some(panel),
+        panel_rows: Some(rows),
+        panel_regs: Some(true),
+        panel_grid: Some(grid),
+        lookahead: Some(true),
+        ..QrParams::default()
+    };
+    if QrLaunch::new(&hw, &la(32, 4, 0), 1, 128).is_none() {
+        assert!(hw.max_units_per_cube < 256, "refused on {hw:?}");
+        let a = batch_of(&[MatrixClass::Dense], 70, 70, 3);
+        match geqrf_host(client, &a, &[70, 70], &la(32, 4, 0)) {
+            Err(QrError::Unsupported(_)) => {}
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+        return;
+    }
+    let mut cases = vec![
+        // (batch, m, n, panel, row groups, grid rows per cube)
+        (1usize, 70usize, 70usize, 32usize, 4usize, 0usize),
+        (2, 100, 65, 32, 4, 0),
+        (3, 64, 130, 32, 4, 0),
+        (1, 40, 40, 32, 4, 0),
+        (2, 90, 41, 8, 8, 0),
+        (1, 200, 120, 16, 8, 0),
+        (4, 257, 96, 32, 16, 0),
+    ];
+    if hw.co_resident && hw.num_sms.unwrap_or(0) >= 16 {
+        cases.extend([
+            (1, 300, 100, 32, 16, 64),
+            (1, 1000, 70, 32, 16, 128),
+            (1, 520, 200, 64, 8, 128),
+        ]);
+    }
+    // Devices with little shared memory (lavapipe: 32 KiB) cannot hold some panels together
+    // with the update's tiles: those steps go without look-ahead.
+    let roomy = hw.max_shared_bytes >= 64 * 1024;
+    let mut ahead = 0;
+    for &(batch, m, n, panel, rows, grid) in &cases {
+        let params = la(panel, rows, grid);
+        let l = QrLaunch::new(&hw, &params, batch, m).expect("look-ahead launch");
+        match l.lookahead_panel(m - panel, batch) {
+            Some((cfg, cubes, _)) => {
+                assert_eq!(cfg.grid, grid > 0 && cubes >= 2, "{batch} × {m} × {n}");
+                ahead += 1;
+            }
+            None => assert!(!roomy, "{batch} × {m} × {n}: the first step looks ahead"),
+        }
+        let a = batch_of(&[MatrixClass::Dense; 4][..batch], m, n, (m * 11 + n) as u64);
+        let what = format!("look-ahead, panels {panel}, grid {grid}");
+        let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("look-ahead");
+        check_geqrf(client, &a, &y, &params, &what);
+        let off = QrParams {
+            lookahead: Some(false),
+            ..params
+        };
+        let x = geqrf_host(client, &a, &[batch, m, n], &off).expect("without look-ahead");
+        assert_same_factors(&x, &y);
+    }
+    assert!(ahead >= 3, "only {ahead} cases looked ahead");
+    let params = la(16, 4, 0);
+    let (m, n) = (128, 48);
+    let classes = HARD_CLASSES;
+    let a = batch_of(&classes, m, n, 41);
+    let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
+    check_geqrf(client, &a, &out, &params, "look-ahead, classes");
+    let mut bad = a.clone();
+    bad[m * n + (m - 1) * n + 40] = f32::NAN;
+    match geqrf_host(client, &bad, &[classes.len(), m, n], &params) {
+        Err(QrError::NonFinite { batches }) => assert_eq!(batches, vec![1]),
+        other => panic!("expected NonFinite, got {other:?}"),
+    }
+}
+
 /// Outer blocks (`QrParams::outer_block`): the gates on shapes straddling the block width
 /// (ragged last blocks, m < n with columns past the reflectors, one column past a block), on
 /// every hard class (zero columns: τ = 0 inside a block's T), on single matrices (split-K Gram
@@ -1290,6 +1371,10 @@ macro_rules! testgen {
             #[test]
             fn grid_panels() {
                 super::grid_panels(&client());
+            }
+            #[test]
+            fn lookahead() {
+                super::lookahead(&client());
             }
             #[test]
             fn outer_blocks() {

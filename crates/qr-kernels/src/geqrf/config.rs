@@ -1,4 +1,5 @@
 //! Knobs of the blocked QR ops and the one hardware check.
+use super::lookahead::ahead_tiles;
 use super::recon::ReconConfig;
 use crate::tsqr::TsqrParams;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
@@ -96,6 +97,12 @@ pub struct QrParams {
     /// [`Hardware::co_resident`] (`Some(0)`: off). Default [`DEFAULT_GRID_ROWS`] for panels
     /// of at least [`GRID_FROM_ROWS`] rows where both hold (CUDA), else off.
     pub panel_grid: Option<usize>,
+    /// geqrf's look-ahead: each step's trailing update and the next panel in one launch
+    /// ([`super::lookahead`]), the panel's cubes first, then the update's tiles, so the next
+    /// panel is factored beside the update. Applies to the steps whose next panel takes the
+    /// register panel kernel (one cube, or a grid for single matrices) without outer blocks.
+    /// Needs the register panel kernel (`Some(true)` is refused without it). Default off.
+    pub lookahead: Option<bool>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -384,6 +391,8 @@ pub struct QrLaunch {
     pub grid_from: usize,
     /// [`QrParams::split_matrices`].
     pub split_matrices: usize,
+    /// [`QrParams::lookahead`].
+    pub lookahead: bool,
     pub hw: Hardware,
 }
 
@@ -541,8 +550,14 @@ impl QrLaunch {
         if grid_rows > 0 && (!regs || !hw.co_resident) {
             return None;
         }
+        let lookahead = match params.lookahead {
+            Some(true) if !regs => return None,
+            Some(on) => on,
+            None => false,
+        };
         let launch = Self {
             regs,
+            lookahead,
             outer,
             grid_rows,
             grid_from: if params.panel_grid.is_some() {
@@ -624,6 +639,30 @@ impl QrLaunch {
             return None;
         }
         RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, self.grid_rows, batch)
+    }
+
+    /// The look-ahead step for a next panel of p rows of `batch` matrices, where geqrf takes
+    /// one ([`QrParams::lookahead`]): the panel's register panel kernel — a grid panel for
+    /// single matrices where grids apply (none for batches there: their panels keep the
+    /// grid), else one cube — with its cube count, and the update's tiles for its unit count
+    /// (both parts in shared memory at once).
+    pub fn lookahead_panel(
+        &self,
+        p: usize,
+        batch: usize,
+    ) -> Option<(RegPanelConfig, usize, GemmConfig)> {
+        if !self.lookahead {
+            return None;
+        }
+        let (cfg, cubes) = match self.panel_grid(p, batch) {
+            Some(grid) if batch <= 1 => grid,
+            Some(_) => return None,
+            None => (self.panel_regs(p, true, true)?, 1),
+        };
+        let gcfg = ahead_tiles(cfg.units())?;
+        let fits = GemmLaunch::with_config(&self.hw, gcfg).is_some()
+            && cfg.shared_bytes() + gcfg.shared_bytes() <= self.hw.max_shared_bytes;
+        fits.then_some((cfg, cubes, gcfg))
     }
 
     /// The GEMM for an update whose result is rows × cols.

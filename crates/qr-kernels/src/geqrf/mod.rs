@@ -31,6 +31,7 @@
 //! input is flagged per matrix on the device and becomes [`QrError::NonFinite`] on read.
 mod config;
 mod gram;
+mod lookahead;
 mod panel;
 mod panel_regs;
 mod q;
@@ -224,7 +225,7 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize), stat
     let (m, n) = (h.view.rows, h.view.cols);
     let k = m.min(n);
     let nb = ctx.launch.nb;
-    let refl = Reflectors::new(ctx, m, n);
+    let mut refl = Reflectors::new(ctx, m, n);
     // Outer blocks of ob columns (`QrParams::outer_block`): a panel updates the rest of its
     // block; the columns past the block are updated once the block is factored.
     let ob = ctx.launch.outer;
@@ -234,6 +235,8 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize), stat
             UpdateWork::new(ctx, m, n, ob),
         )
     });
+    // Whether the panel at c0 was factored by the last step's look-ahead launch.
+    let mut factored = false;
     let mut c0 = 0;
     while c0 < k {
         let w = nb.min(k - c0);
@@ -250,7 +253,9 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize), stat
         // A grid panel where it is on and takes two cubes or more, else the register panel
         // kernel where it fits, else TSQR for tall panels, else the shared-memory panel
         // kernel.
-        if let Some(grid) = refl.grid_for(ctx, p) {
+        if factored {
+            factored = false;
+        } else if let Some(grid) = refl.grid_for(ctx, p) {
             refl.panel_grid(ctx, grid, panel, t, status);
         } else {
             match refl.tsqr_for(ctx, p, w) {
@@ -262,7 +267,23 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize), stat
         }
         if end > c0 + w {
             let n2 = end - c0 - w;
-            refl.apply(ctx, w, h.with_view(h.view.block(c0, c0 + w, p, n2)));
+            let c = h.with_view(h.view.block(c0, c0 + w, p, n2));
+            // Look-ahead (no outer blocks): the next panel in the update's launch.
+            let plan = (outer.is_none() && c0 + w < k)
+                .then(|| refl.ahead_for(ctx, p - w))
+                .flatten();
+            match plan {
+                Some(plan) => {
+                    let w2 = nb.min(k - c0 - w);
+                    let t2 = TauRef {
+                        offset: c0 + w,
+                        ..tau_ref(tau, k)
+                    };
+                    refl.apply_ahead(ctx, plan, w, c, w2, t2, status);
+                    factored = true;
+                }
+                None => refl.apply(ctx, w, c),
+            }
         }
         c0 += w;
         if let Some((gram, work)) = &mut outer

@@ -88,17 +88,103 @@ pub fn panel_regs_kernel<F: Float, X: Int>(
     gmax: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before any barrier.
+    if bidx >= batch {
+        terminate!();
+    }
+    let pos = PanelPos {
+        bidx,
+        cube: CUBE_POS_X as usize,
+        cubes: CUBE_COUNT_X as usize,
+    };
+    let mut a = load_panel::<F>(h, &sh, p, w, &pos, cfg);
+    panel_regs_body::<F, X>(
+        &mut a, h, tau, v_out, u_out, xv, status, &sh, tau_off, tau_bs, vu_bs, p, w, e0, gmax,
+        &pos, cfg,
+    );
+}
+
+/// Which panel a cube works on: its matrix, and for grid panels its place among the panel's
+/// cubes (else cube 0 of 1).
+#[derive(CubeType, Clone, Copy)]
+pub(crate) struct PanelPos {
+    pub bidx: usize,
+    pub cube: usize,
+    pub cubes: usize,
+}
+
+/// The panel's first row held by cube `pos.cube` (0 unless `cfg.grid`).
+#[cube]
+pub(crate) fn cube_first_row(pos: &PanelPos, #[comptime] cfg: RegPanelConfig) -> usize {
+    let mut r0 = 0usize;
+    if comptime!(cfg.grid) {
+        r0 = pos.cube * comptime!(cfg.rows_cap);
+    }
+    r0
+}
+
+/// The unit's rows r0 + ty + t·gy of column tx of the panel (zero outside p × w).
+#[cube]
+pub(crate) fn load_panel<F: Float>(
+    h: &mut [F],
+    sh: &Strides,
+    p: usize,
+    w: usize,
+    pos: &PanelPos,
+    #[comptime] cfg: RegPanelConfig,
+) -> Array<F> {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rt = comptime!(cfg.rows_per_unit());
+    let unit = UNIT_POS as usize;
+    let ty = unit / nb;
+    let tx = unit % nb;
+    let hbase = sh.offset + pos.bidx * sh.bs;
+    let r0 = cube_first_row(pos, cfg);
+    let mut a = Array::<F>::new(rt);
+    #[unroll]
+    for t in 0..rt {
+        let i = r0 + ty + t * gy;
+        let mut v = F::new(0.0);
+        if i < p && tx < w {
+            v = h[hbase + i * sh.rs + tx * sh.cs];
+        }
+        a[t] = v;
+    }
+    a
+}
+
+/// The kernel's work on the unit's panel registers `a` (from [`load_panel`], possibly
+/// updated since): every unit of the cube calls it, and every cube of a grid panel.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn panel_regs_body<F: Float, X: Int>(
+    a: &mut Array<F>,
+    h: &mut [F],
+    tau: &mut [F],
+    v_out: &mut [F],
+    u_out: &mut [F],
+    xv: &[Atomic<X>],
+    status: &[Atomic<u32>],
+    sh: &Strides,
+    tau_off: usize,
+    tau_bs: usize,
+    vu_bs: usize,
+    p: usize,
+    w: usize,
+    e0: u32,
+    gmax: usize,
+    pos: &PanelPos,
+    #[comptime] cfg: RegPanelConfig,
+) {
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
     let rt = comptime!(cfg.rows_per_unit());
     let rq = comptime!(cfg.rows_per_unit() / 4);
     let ld = comptime!(cfg.nb + 1);
     let units = comptime!(cfg.units());
-    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
-    // Uniform per cube: leave before any barrier.
-    if bidx >= batch {
-        terminate!();
-    }
+    let bidx = pos.bidx;
     let unit = UNIT_POS as usize;
     let ty = unit / nb;
     let tx = unit % nb;
@@ -106,13 +192,10 @@ pub fn panel_regs_kernel<F: Float, X: Int>(
     let tbase = tau_off + bidx * tau_bs;
     let vbase = bidx * vu_bs;
     // The panel's first row in this cube (grid panels).
-    let mut r0 = 0usize;
-    if comptime!(cfg.grid) {
-        r0 = CUBE_POS_X as usize * comptime!(cfg.rows_cap);
-    }
+    let r0 = cube_first_row(pos, cfg);
     let grid = GridPos {
-        cube: CUBE_POS_X as usize,
-        cubes: CUBE_COUNT_X as usize,
+        cube: pos.cube,
+        cubes: pos.cubes,
         words: bidx * 2 * (gmax + 1) * comptime!(cfg.nb),
         slot_len: (gmax + 1) * comptime!(cfg.nb),
     };
@@ -132,16 +215,6 @@ pub fn panel_regs_kernel<F: Float, X: Int>(
     // Grid panels: whether a wait of this cube gave up.
     let mut fail = Shared::<[u32]>::new_slice(1usize);
 
-    let mut a = Array::<F>::new(rt);
-    #[unroll]
-    for t in 0..rt {
-        let i = r0 + ty + t * gy;
-        let mut v = F::new(0.0);
-        if i < p && tx < w {
-            v = h[hbase + i * sh.rs + tx * sh.cs];
-        }
-        a[t] = v;
-    }
     let mut idx = unit;
     while idx < comptime!(cfg.nb * (cfg.nb + 1)) {
         gsh[idx] = F::new(0.0);
@@ -161,7 +234,7 @@ pub fn panel_regs_kernel<F: Float, X: Int>(
     }
     if comptime!(cfg.factor) {
         if tx == 0 {
-            publish::<F>(&mut a, &mut xcol, r0, ty, 1, 0, cfg);
+            publish::<F>(a, &mut xcol, r0, ty, 1, 0, cfg);
         }
     } else {
         // The given reflectors, explicit: unit diagonal, zeros above it.
@@ -186,7 +259,7 @@ pub fn panel_regs_kernel<F: Float, X: Int>(
         // compiled to more instructions per column, ptxas 13.)
         let mut j = 0usize;
         while j < w {
-            pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
+            pass1::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
             sync_cube();
             if comptime!(cfg.grid) {
                 e += 1;
@@ -234,10 +307,10 @@ pub fn panel_regs_kernel<F: Float, X: Int>(
                                 a[t] *= f.c;
                             }
                         }
-                        publish::<F>(&mut a, &mut xcol, r0, ty, j + 1, j % 2, cfg);
+                        publish::<F>(a, &mut xcol, r0, ty, j + 1, j % 2, cfg);
                     }
                     sync_cube();
-                    pass1::<F>(&mut a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
+                    pass1::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
                     sync_cube();
                     if comptime!(cfg.grid) {
                         e += 1;
@@ -252,13 +325,13 @@ pub fn panel_regs_kernel<F: Float, X: Int>(
                 }
             }
             column_step::<F>(
-                &mut a, &mut xcol, &mut red, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase,
+                a, &mut xcol, &mut red, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase,
                 alpha, s, d, r0, ty, tx, unit, j, cfg,
             );
             j += 1;
         }
     } else {
-        gram_rows::<F>(&mut a, &mut xcol, &mut vsh, &mut gsh, ty, tx, unit, w, cfg);
+        gram_rows::<F>(a, &mut xcol, &mut vsh, &mut gsh, ty, tx, unit, w, cfg);
     }
 
     // Row tx of T from the Gram matrix (row group 0), T[k, j] zero for j < k and j ≥ w.

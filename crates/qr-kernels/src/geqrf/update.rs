@@ -4,6 +4,7 @@
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
 use super::config::{MAX_SPLITS, MIN_CHUNK, PanelConfig, RegPanelConfig};
+use super::lookahead::{AheadLaunch, lookahead_kernel};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel, recon_top_rows_kernel};
@@ -11,7 +12,7 @@ use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, tsqr_launch};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::copy::CopyConfig;
-use linalg_common::gemm::{GemmOp, Operand, View, batch_grid};
+use linalg_common::gemm::{GemmConfig, GemmOp, MatArgsLaunch, Operand, View, batch_grid};
 use std::cell::Cell;
 
 /// Workspace for the block reflectors of matrices with up to `rows` rows, applied to up to
@@ -24,6 +25,9 @@ pub(crate) struct Reflectors {
     tsqr: Option<TallWork>,
     /// Grid panels; `None` where they are off.
     grid: Option<GridWork>,
+    /// Look-ahead: the other V and U pair, which the next panel fills while the update reads
+    /// this one; `None` where look-ahead is off.
+    ahead: Option<[(Handle, usize); 2]>,
     rows: usize,
 }
 
@@ -37,6 +41,23 @@ struct GridWork {
     gmax: usize,
     /// The exchange number the next launch starts from.
     next: Cell<u32>,
+}
+
+impl GridWork {
+    /// The exchange arguments of a grid panel launch of `cubes` cubes and w columns: its
+    /// exchange numbers follow the last launch's (at most 3 per column: a rescued column
+    /// takes two more).
+    fn args<'a>(&'a self, ctx: &Ctx, cubes: usize, w: usize, status: &'a Handle) -> GridArgs<'a> {
+        let e0 = self.next.get();
+        self.next.set(e0 + 3 * w as u32 + 1);
+        GridArgs {
+            cubes,
+            words: &self.words,
+            status: (status, ctx.batch.max(1)),
+            e0,
+            gmax: self.gmax,
+        }
+    }
 }
 
 /// Workspace of the TSQR panel path.
@@ -59,6 +80,15 @@ pub(crate) struct UpdateWork {
     rows: usize,
     cols: usize,
     width: usize,
+}
+
+/// A step that geqrf takes with look-ahead ([`Reflectors::ahead_for`]): the next panel's
+/// register panel kernel (a grid panel where `cfg.grid`) on `cubes` cubes, and the update's
+/// tiles.
+pub(crate) struct AheadPlan {
+    cfg: RegPanelConfig,
+    cubes: usize,
+    gcfg: GemmConfig,
 }
 
 /// A grid panel that geqrf takes ([`Reflectors::grid_for`]).
@@ -119,6 +149,12 @@ impl Reflectors {
                         next: Cell::new(0),
                     }
                 }),
+            ahead: ctx.launch.lookahead.then(|| {
+                [
+                    ctx.buffer(ctx.batch * rows * nb),
+                    ctx.buffer(ctx.batch * rows * nb),
+                ]
+            }),
             rows,
         }
     }
@@ -146,18 +182,143 @@ impl Reflectors {
             cubes,
             work: g,
         } = plan;
-        let w = h.view.cols;
-        // At most 3 exchanges per column (a rescued column takes two more).
-        let e0 = g.next.get();
-        g.next.set(e0 + 3 * w as u32 + 1);
-        let args = GridArgs {
-            cubes,
-            words: &g.words,
-            status: (status, ctx.batch.max(1)),
-            e0,
-            gmax: g.gmax,
-        };
+        let args = g.args(ctx, cubes, h.view.cols, status);
         self.launch_regs(ctx, cfg, h, tau, Some(args));
+    }
+
+    /// The look-ahead step for a next panel of p rows, where geqrf takes one
+    /// ([`super::QrLaunch::lookahead_panel`]; a grid panel's cubes within the exchange
+    /// buffer's).
+    pub(crate) fn ahead_for(&self, ctx: &Ctx, p: usize) -> Option<AheadPlan> {
+        self.ahead.as_ref()?;
+        let (cfg, cubes, gcfg) = ctx.launch.lookahead_panel(p, ctx.batch)?;
+        if cfg.grid && self.grid.as_ref().is_none_or(|g| cubes > g.gmax) {
+            return None;
+        }
+        Some(AheadPlan { cfg, cubes, gcfg })
+    }
+
+    /// C −= U·(Vᵀ·C) for the w reflectors of the last panel and C a p × n2 view, with the next
+    /// panel — C's first w2 columns below its first w rows (p − w rows) — factored in the
+    /// launch that updates the rest, as `plan` says ([`super::lookahead`]); τ of that panel
+    /// into `tau`. Its V and U are then the current ones.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn apply_ahead(
+        &mut self,
+        ctx: &Ctx,
+        plan: AheadPlan,
+        w: usize,
+        c: Operand,
+        w2: usize,
+        tau: TauRef,
+        status: &Handle,
+    ) {
+        let (p, n2) = (c.view.rows, c.view.cols);
+        let nb = ctx.launch.nb;
+        debug_assert!(p <= self.rows && w <= p && w2 >= 1 && w2 <= n2.min(nb));
+        debug_assert_eq!(plan.cfg.units(), plan.gcfg.units());
+        let AheadPlan { cfg, cubes, gcfg } = plan;
+        let (v, u) = self.current(ctx, p, w);
+        let wk = self.update.product(ctx, v, c);
+        let panel = c.with_view(c.view.block(w, 0, p - w, w2));
+        let rest = c.view.block(0, w2, p, n2 - w2);
+        let wrest = wk.view.block(0, w2, w, n2 - w2);
+        let n = n2 - w2;
+        let tiles_n = n.div_ceil(gcfg.tile_n()).max(1);
+        let tiles = if n == 0 {
+            0
+        } else {
+            p.div_ceil(gcfg.tile_m()) * tiles_n
+        };
+        let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
+        let count = CubeCount::Static((cubes + tiles) as u32, by as u32, bz as u32);
+        let dim = CubeDim::new_1d(cfg.units() as u32);
+        let vu_bs = self.rows * nb;
+        let ah = AheadLaunch::new(w, vu_bs, wk.view.row_stride, wk.view.batch_stride, cubes);
+        let dims = MatArgsLaunch::new(p, n, w, tiles_n, ctx.batch, w, 1, 0, 0);
+        let next = self.ahead.as_ref().expect("look-ahead buffers (ahead_for)");
+        let grid = cfg
+            .grid
+            .then(|| self.grid.as_ref().map(|g| g.args(ctx, cubes, w2, status)))
+            .flatten();
+        debug_assert_eq!(cfg.grid, grid.is_some());
+        // SAFETY: the panel cubes (x < cubes) are the register panel kernel's launch on the
+        // (p − w) × w2 panel view (its SAFETY in `launch_regs`: rows below p − w, columns
+        // below w2, grid words and status of matrix b, V and U of the other pair), plus the
+        // pre-update: U rows < p of the current pair (the panel's row i is U's row i + w,
+        // i < p − w) and W's w × w2 first columns (inside the product's w × n2), and cube 0's
+        // stores to the w rows above the panel in its w2 columns, which no other cube
+        // touches. The other cubes are the vector GEMM's tiles (`GemmLaunch::launch`'s
+        // contract): C_rest = rows < p, columns ≥ w2 of C, disjoint from the panel, the rows
+        // above it and from U and W (workspace); tile x − cubes < tiles. Every branch around a
+        // barrier is uniform per cube (the batch exit, x < cubes), and the grid's waits end
+        // (its cubes come first in the launch and fit the multiprocessors; else the bounded
+        // polls).
+        macro_rules! launch {
+            ($x:ty, $words:expr, $status:expr, $e0:expr, $gmax:expr) => {
+                lookahead_kernel::launch_unchecked::<f32, $x>(
+                    ctx.client,
+                    count,
+                    dim,
+                    BufferArg::from_raw_parts(c.handle.clone(), c.len),
+                    BufferArg::from_raw_parts(tau.handle.clone(), tau.len),
+                    BufferArg::from_raw_parts(next[0].0.clone(), next[0].1),
+                    BufferArg::from_raw_parts(next[1].0.clone(), next[1].1),
+                    BufferArg::from_raw_parts($words.0.clone(), $words.1),
+                    BufferArg::from_raw_parts($status.0.clone(), $status.1),
+                    BufferArg::from_raw_parts(u.handle.clone(), u.len),
+                    BufferArg::from_raw_parts(wk.handle.clone(), wk.len),
+                    panel.view.launch_arg(),
+                    tau.offset,
+                    tau.batch_stride,
+                    vu_bs,
+                    p - w,
+                    w2,
+                    ctx.batch,
+                    $e0,
+                    $gmax,
+                    ah,
+                    dims,
+                    u.view.launch_arg(),
+                    wrest.launch_arg(),
+                    rest.launch_arg(),
+                    cfg,
+                    gcfg,
+                )
+            };
+        }
+        let dummy = (&next[0].0, next[0].1);
+        unsafe {
+            match grid {
+                Some(g) => launch!(
+                    u64,
+                    (&g.words.0, g.words.1),
+                    g.status,
+                    g.e0,
+                    g.gmax
+                ),
+                None => launch!(u32, dummy, dummy, 0, 1),
+            }
+        }
+        let next = self.ahead.as_mut().expect("look-ahead buffers");
+        std::mem::swap(&mut self.v, &mut next[0]);
+        std::mem::swap(&mut self.u, &mut next[1]);
+    }
+
+    /// V and U of the last panel as p × w views.
+    fn current(&self, ctx: &Ctx, p: usize, w: usize) -> (Operand<'_>, Operand<'_>) {
+        let view = View {
+            offset: 0,
+            rows: p,
+            cols: w,
+            row_stride: ctx.launch.nb,
+            col_stride: 1,
+            batch_stride: self.rows * ctx.launch.nb,
+        };
+        (
+            Operand::new(&self.v.0, self.v.1, view),
+            Operand::new(&self.u.0, self.u.1, view),
+        )
     }
 
     /// Factor (`factor`) or read the reflectors of the p × w panel `h` (a view whose (0, 0) is
@@ -384,16 +545,7 @@ impl Reflectors {
     pub(crate) fn apply(&self, ctx: &Ctx, w: usize, c: Operand) {
         let p = c.view.rows;
         debug_assert!(p <= self.rows);
-        let view = View {
-            offset: 0,
-            rows: p,
-            cols: w,
-            row_stride: ctx.launch.nb,
-            col_stride: 1,
-            batch_stride: self.rows * ctx.launch.nb,
-        };
-        let v = Operand::new(&self.v.0, self.v.1, view);
-        let u = Operand::new(&self.u.0, self.u.1, view);
+        let (v, u) = self.current(ctx, p, w);
         self.update.apply(ctx, v, u, c);
     }
 }
@@ -418,8 +570,25 @@ impl UpdateWork {
         if nc == 0 || p == 0 || w == 0 {
             return;
         }
-        debug_assert!(p <= self.rows && nc <= self.cols && w <= self.width);
         debug_assert!(v.view == u.view && v.view.rows == p);
+        let wk = self.product(ctx, v, c);
+        let sub = GemmOp {
+            accumulate: true,
+            negate: true,
+            lower_only: false,
+            a_lower: false,
+        };
+        ctx.launch
+            .gemm_for(p, nc)
+            .launch(ctx.client, ctx.batch, u, wk, c, sub);
+    }
+
+    /// W = Vᵀ·C (w × nc, returned) for V a p × w view and C a p × nc view, both non-empty.
+    pub(crate) fn product(&self, ctx: &Ctx, v: Operand, c: Operand) -> Operand<'_> {
+        let (p, nc) = (c.view.rows, c.view.cols);
+        let w = v.view.cols;
+        debug_assert!(p <= self.rows && nc <= self.cols && w <= self.width);
+        debug_assert_eq!(v.view.rows, p);
         let w_view = View {
             offset: 0,
             rows: w,
@@ -430,12 +599,6 @@ impl UpdateWork {
         };
         let wk = Operand::new(&self.w.0, self.w.1, w_view);
         let set = GemmOp::SET;
-        let sub = GemmOp {
-            accumulate: true,
-            negate: true,
-            lower_only: false,
-            a_lower: false,
-        };
         let vt = v.with_view(v.view.t());
         // Vᵀ·C has few output tiles (w rows) and K = p: for a few matrices, K is split so the
         // device fills.
@@ -448,8 +611,6 @@ impl UpdateWork {
             }
             None => g.launch(ctx.client, ctx.batch, vt, c, wk, set),
         }
-        ctx.launch
-            .gemm_for(p, nc)
-            .launch(ctx.client, ctx.batch, u, wk, c, sub);
+        wk
     }
 }

@@ -1,0 +1,219 @@
+//! Look-ahead ([`super::QrParams::lookahead`]): step k's trailing update and panel k + 1 in
+//! one launch.
+//!
+//! After panel k (reflectors V and U = V·Tᵀ of width kk on rows [c0, m)) and W = Vᵀ·C over
+//! all its trailing columns, C −= U·W splits by columns into the next panel's w columns and
+//! the rest. One launch does both:
+//! - its first G cubes (along x; G = 1, or a grid panel's cubes) are panel k + 1: each loads
+//!   its rows of the panel as the register panel kernel does, subtracts those rows of U·W
+//!   (panel row i is row i + kk of U), cube 0 also updating and storing the kk rows above the
+//!   panel (R's rows, rows 0 … kk − 1 of U), then factors the panel
+//!   ([`super::panel_regs`]), writing V and U of panel k + 1 to the other buffer pair;
+//! - the other cubes are the tiles of C_rest −= U·W_rest on the vector SIMT GEMM
+//!   ([`gemm_vec_tile`]; f32, the same kernel as the update without look-ahead, with tiles
+//!   of the panel's unit count).
+//!
+//! The panel — a chain of w column steps on G multiprocessors — runs beside the update on the
+//! others, and one launch per step leaves the chain. The cubes of a launch start in order,
+//! so the panel's come first; a grid panel's still wait for each other through bounded polls
+//! ([`super::GRID_WAIT_POLLS`]).
+use super::config::RegPanelConfig;
+use super::panel_regs::{PanelPos, cube_first_row, load_panel, panel_regs_body};
+use cubecl::prelude::*;
+use linalg_common::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt};
+use linalg_common::gemm_vec::gemm_vec_tile;
+
+/// Where the previous panel's U and the product W = Vᵀ·C are, and how many cubes the panel
+/// takes: U row r of matrix b at `b·u_bs + r·nb` (kk columns), W(l, j) at
+/// `b·w_bs + l·w_rs + j` (the next panel's columns first).
+#[derive(CubeType, CubeLaunch, Clone, Copy)]
+pub struct Ahead {
+    pub kk: usize,
+    pub u_bs: usize,
+    pub w_rs: usize,
+    pub w_bs: usize,
+    pub pcubes: usize,
+}
+
+/// C −= U·W_rest: U and W row-major.
+pub(crate) const AHEAD_OP: GemmOp = GemmOp {
+    accumulate: true,
+    negate: true,
+    lower_only: false,
+    a_lower: false,
+};
+
+const AHEAD_LAYOUT: Layout = Layout {
+    a_col_major: false,
+    b_col_major: false,
+};
+
+/// The GEMM tiles for a launch of `units` units (the panel's): 4 × 4 per unit, 16 units
+/// along columns (32 from 512 units), K windows of 16; `None` below 64 units or off 16.
+pub(crate) fn ahead_tiles(units: usize) -> Option<GemmConfig> {
+    if units < 64 || !units.is_multiple_of(16) {
+        return None;
+    }
+    let units_x = if units >= 512 { 32 } else { 16 };
+    Some(GemmConfig {
+        units_x,
+        units_y: units / units_x,
+        tm: 4,
+        tn: 4,
+        tile_k: 16,
+        unroll: true,
+        vector: true,
+    })
+}
+
+/// Panel k + 1 (cubes x < `ah.pcubes`; arguments as [`super::panel_regs_kernel`]'s, `h` its
+/// view `sh`) after its rows of C −= U·W, and C_rest −= U·W_rest (the other cubes, tile
+/// x − pcubes of `dims`; `sa`: U, `sb`: W_rest, `sc`: C_rest, a view of `h` disjoint from the
+/// panel and the rows above it).
+#[cube(launch_unchecked, create_dummy_kernel)]
+#[allow(clippy::too_many_arguments)]
+pub fn lookahead_kernel<F: Float, X: Int>(
+    h: &mut [F],
+    tau: &mut [F],
+    v_out: &mut [F],
+    u_out: &mut [F],
+    xv: &[Atomic<X>],
+    status: &[Atomic<u32>],
+    u_prev: &[F],
+    wk: &[F],
+    sh: Strides,
+    tau_off: usize,
+    tau_bs: usize,
+    vu_bs: usize,
+    p: usize,
+    w: usize,
+    batch: usize,
+    e0: u32,
+    gmax: usize,
+    ah: Ahead,
+    dims: MatArgs,
+    sa: Strides,
+    sb: Strides,
+    sc: Strides,
+    #[comptime] cfg: RegPanelConfig,
+    #[comptime] gcfg: GemmConfig,
+) {
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before any barrier.
+    if bidx >= batch {
+        terminate!();
+    }
+    let cube = CUBE_POS_X as usize;
+    if cube < ah.pcubes {
+        let pos = PanelPos {
+            bidx,
+            cube,
+            cubes: ah.pcubes,
+        };
+        let mut a = load_panel::<F>(h, &sh, p, w, &pos, cfg);
+        pre_update::<F>(&mut a, h, u_prev, wk, &sh, &ah, &pos, p, w, cfg);
+        panel_regs_body::<F, X>(
+            &mut a, h, tau, v_out, u_out, xv, status, &sh, tau_off, tau_bs, vu_bs, p, w, e0,
+            gmax, &pos, cfg,
+        );
+    } else {
+        let tile = cube - ah.pcubes;
+        let at = TileAt {
+            bidx,
+            mat: bidx,
+            chunk: 0usize,
+            row0: (tile / dims.tiles_n) * comptime!(gcfg.tile_m()),
+            col0: (tile % dims.tiles_n) * comptime!(gcfg.tile_n()),
+            kdim: dims.k,
+        };
+        gemm_vec_tile::<F>(
+            u_prev,
+            wk,
+            h,
+            &dims,
+            &sa,
+            &sb,
+            &sc,
+            &at,
+            gcfg,
+            AHEAD_OP,
+            AHEAD_LAYOUT,
+        );
+    }
+}
+
+/// The panel rows of C −= U·W in the unit's registers `a` (column tx, rows r0 + ty + t·gy);
+/// cube 0 also updates and stores the kk rows above the panel.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn pre_update<F: Float>(
+    a: &mut Array<F>,
+    h: &mut [F],
+    u_prev: &[F],
+    wk: &[F],
+    sh: &Strides,
+    ah: &Ahead,
+    pos: &PanelPos,
+    p: usize,
+    w: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rt = comptime!(cfg.rows_per_unit());
+    let unit = UNIT_POS as usize;
+    let ty = unit / nb;
+    let tx = unit % nb;
+    let r0 = cube_first_row(pos, cfg);
+    if tx < w {
+        // Column tx of W, zero past kk.
+        let wb = pos.bidx * ah.w_bs + tx;
+        let mut wcol = Array::<F>::new(nb);
+        #[unroll]
+        for l in 0..nb {
+            let mut v = F::new(0.0);
+            if l < ah.kk {
+                v = wk[wb + l * ah.w_rs];
+            }
+            wcol[l] = v;
+        }
+        let ub = pos.bidx * ah.u_bs;
+        #[unroll]
+        for t in 0..rt {
+            let i = r0 + ty + t * gy;
+            if i < p {
+                a[t] -= row_dot::<F>(u_prev, ub + (i + ah.kk) * nb, &wcol, ah.kk, cfg);
+            }
+        }
+        if pos.cube == 0 {
+            let hb = sh.offset + pos.bidx * sh.bs + tx * sh.cs;
+            #[unroll]
+            for t in 0..comptime!(cfg.nb.div_ceil(cfg.gy)) {
+                let r = ty + t * gy;
+                if r < ah.kk {
+                    let at = hb + r * sh.rs - ah.kk * sh.rs;
+                    h[at] -= row_dot::<F>(u_prev, ub + r * nb, &wcol, ah.kk, cfg);
+                }
+            }
+        }
+    }
+}
+
+/// Σ_{l < kk} u[base + l]·wcol[l], multiply-adds in l order.
+#[cube]
+fn row_dot<F: Float>(
+    u: &[F],
+    base: usize,
+    wcol: &Array<F>,
+    kk: usize,
+    #[comptime] cfg: RegPanelConfig,
+) -> F {
+    let mut acc = F::new(0.0);
+    #[unroll]
+    for l in 0..comptime!(cfg.nb) {
+        if l < kk {
+            acc = fma(u[base + l], wcol[l], acc);
+        }
+    }
+    acc
+}
