@@ -178,6 +178,64 @@ fn main() {
         }
         return;
     }
+    // `qahead [P] [NB] [GY] [grid ROWS]`: geqrf's look-ahead kernel (`geqrf/lookahead.rs`):
+    // the register panel kernel as `qpanel` builds it, after its rows of C −= U·W, in one
+    // launch with the update's GEMM tiles.
+    if args.get(1).map(String::as_str) == Some("qahead") {
+        use qr_kernels::geqrf::{AheadLaunch, RegPanelConfig, ahead_tiles, lookahead_kernel};
+        let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+        let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
+        let grid = (args.get(5).map(String::as_str) == Some("grid")).then(|| num(6, 256));
+        let cfg = match grid {
+            Some(rows) => RegPanelConfig::grid(&h200(), nb, gy, p, rows, 1).map(|(c, _)| c),
+            None => RegPanelConfig::new(&h200(), nb, gy, p, true, true),
+        };
+        let Some((cfg, gcfg)) = cfg.and_then(|c| Some((c, ahead_tiles(c.units())?))) else {
+            eprintln!("no look-ahead kernel for {p} × {nb} with {gy} row groups");
+            std::process::exit(2);
+        };
+        let strides = || StridesLaunch::new(0, nb, 1, p * nb);
+        macro_rules! qahead {
+            ($x:ty) => {
+                compile(&lookahead_kernel::create_dummy_kernel::<f32, $x>(
+                    props,
+                    target,
+                    CubeCount::Static(2, 1, 1),
+                    CubeDim::new_1d(cfg.units() as u32),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    arg(),
+                    strides(),
+                    0,
+                    nb,
+                    p * nb,
+                    p,
+                    nb,
+                    1,
+                    0,
+                    2,
+                    AheadLaunch::new(nb, p * nb, p, nb * p, 1),
+                    MatArgsLaunch::new(p, p, nb, 1, 1, nb, 1, 0, 0),
+                    strides(),
+                    strides(),
+                    strides(),
+                    cfg,
+                    gcfg,
+                ))
+            };
+        }
+        if cfg.grid {
+            qahead!(u64);
+        } else {
+            qahead!(u32);
+        }
+        return;
+    }
     // `recon [NB] [old]`: the top block of geqrf's Householder reconstruction
     // (`geqrf/recon.rs`) for panels of NB columns (32), a unit per row (`old`: per element).
     if args.get(1).map(String::as_str) == Some("recon") {

@@ -50,7 +50,7 @@ const AHEAD_LAYOUT: Layout = Layout {
 
 /// The GEMM tiles for a launch of `units` units (the panel's): 4 × 4 per unit, 16 units
 /// along columns (32 from 512 units), K windows of 16; `None` below 64 units or off 16.
-pub(crate) fn ahead_tiles(units: usize) -> Option<GemmConfig> {
+pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
     if units < 64 || !units.is_multiple_of(16) {
         return None;
     }
@@ -113,8 +113,8 @@ pub fn lookahead_kernel<F: Float, X: Int>(
         let mut a = load_panel::<F>(h, &sh, p, w, &pos, cfg);
         pre_update::<F>(&mut a, h, u_prev, wk, &sh, &ah, &pos, p, w, cfg);
         panel_regs_body::<F, X>(
-            &mut a, h, tau, v_out, u_out, xv, status, &sh, tau_off, tau_bs, vu_bs, p, w, e0,
-            gmax, &pos, cfg,
+            &mut a, h, tau, v_out, u_out, xv, status, &sh, tau_off, tau_bs, vu_bs, p, w, e0, gmax,
+            &pos, cfg,
         );
     } else {
         let tile = cube - ah.pcubes;

@@ -21,6 +21,8 @@
 //! updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]); with outer blocks
 //! (`QrParams::outer_block`) only the rest of the panel's outer block is, and the columns past
 //! it are updated once per outer block with its reflectors (V, T and U formed as in [`gram`]).
+//! With look-ahead (`QrParams::lookahead`) a step's U·W and the next panel's factorization
+//! share one launch ([`lookahead`]), the panel beside the update.
 //! householder_product applies the block
 //! reflectors to the identity last to first; apply_q applies them to C in the order the side
 //! and transpose call for. For tall matrices of few matrices both take blocks wider than the
@@ -42,6 +44,9 @@ pub use config::{
     DEFAULT_GRID_ROWS, GPU_TSQR_PANEL_PARAMS, GRID_FROM_ROWS, GRID_WAIT_POLLS, MAX_TOP_ROWS_NB,
     PanelConfig, QrLaunch, QrParams, RegPanelConfig,
 };
+/// The look-ahead kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
+#[doc(hidden)]
+pub use lookahead::{AheadLaunch, ahead_tiles, lookahead_kernel};
 /// The register panel kernel, public only for `examples/ptx_probe.rs` (compiled, never
 /// launched).
 #[doc(hidden)]

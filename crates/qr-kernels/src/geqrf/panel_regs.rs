@@ -325,8 +325,8 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
                 }
             }
             column_step::<F>(
-                a, &mut xcol, &mut red, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase,
-                alpha, s, d, r0, ty, tx, unit, j, cfg,
+                a, &mut xcol, &mut red, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase, alpha, s,
+                d, r0, ty, tx, unit, j, cfg,
             );
             j += 1;
         }

@@ -290,13 +290,7 @@ impl Reflectors {
         let dummy = (&next[0].0, next[0].1);
         unsafe {
             match grid {
-                Some(g) => launch!(
-                    u64,
-                    (&g.words.0, g.words.1),
-                    g.status,
-                    g.e0,
-                    g.gmax
-                ),
+                Some(g) => launch!(u64, (&g.words.0, g.words.1), g.status, g.e0, g.gmax),
                 None => launch!(u32, dummy, dummy, 0, 1),
             }
         }
