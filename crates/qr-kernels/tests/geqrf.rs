@@ -970,9 +970,9 @@ pub fn grid_panels(client: &Client) {
 
 /// Look-ahead (`QrParams::lookahead`; refused where the register panel kernel does not run):
 /// the gates on shapes whose steps take it — ragged last panels, a one-column last panel,
-/// m < n, next panels of a few rows, panel widths 8, 16 and 32, batches, one-cube panels and
-/// (where grids run) grid panels of single matrices — and on every hard class; H and τ of the
-/// same panels without look-ahead up to rounding; a NaN reported.
+/// m < n, next panels of a few rows, panel widths 8, 16 and 32, batches, outer blocks,
+/// one-cube panels and (where grids run) grid panels of single matrices — and on every hard
+/// class; H and τ of the same panels without look-ahead up to rounding; a NaN reported.
 pub fn lookahead(client: &Client) {
     let hw = Hardware::of(client);
     let la = |panel: usize, rows: usize, grid: usize| QrParams {
@@ -1035,6 +1035,21 @@ pub fn lookahead(client: &Client) {
         assert_same_factors(&x, &y);
     }
     assert!(ahead >= 3, "only {ahead} cases looked ahead");
+    // Outer blocks: look-ahead inside each block, none across blocks.
+    let params = QrParams {
+        outer_block: Some(32),
+        ..la(16, 4, 0)
+    };
+    let (batch, m, n) = (2, 150, 140);
+    let a = batch_of(&[MatrixClass::Dense; 2], m, n, 43);
+    let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("outer blocks");
+    check_geqrf(client, &a, &y, &params, "look-ahead, outer blocks");
+    let off = QrParams {
+        lookahead: Some(false),
+        ..params
+    };
+    let x = geqrf_host(client, &a, &[batch, m, n], &off).expect("without look-ahead");
+    assert_same_factors(&x, &y);
     let params = la(16, 4, 0);
     let (m, n) = (128, 48);
     let classes = HARD_CLASSES;

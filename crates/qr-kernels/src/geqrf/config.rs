@@ -100,7 +100,7 @@ pub struct QrParams {
     /// geqrf's look-ahead: each step's trailing update and the next panel in one launch
     /// ([`super::lookahead`]), the panel's cubes first, then the update's tiles, so the next
     /// panel is factored beside the update. Applies to the steps whose next panel takes the
-    /// register panel kernel (one cube, or a grid for single matrices) without outer blocks.
+    /// register panel kernel (one cube, or a grid for single matrices) inside an outer block.
     /// Needs the register panel kernel (`Some(true)` is refused without it). Default off.
     pub lookahead: Option<bool>,
 }

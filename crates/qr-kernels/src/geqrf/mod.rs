@@ -273,8 +273,8 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize), stat
         if end > c0 + w {
             let n2 = end - c0 - w;
             let c = h.with_view(h.view.block(c0, c0 + w, p, n2));
-            // Look-ahead (no outer blocks): the next panel in the update's launch.
-            let plan = (outer.is_none() && c0 + w < k)
+            // Look-ahead: the next panel (inside this outer block) in the update's launch.
+            let plan = (c0 + w < end.min(k))
                 .then(|| refl.ahead_for(ctx, p - w))
                 .flatten();
             match plan {
