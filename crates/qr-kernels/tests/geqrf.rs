@@ -970,8 +970,8 @@ pub fn grid_panels(client: &Client) {
 
 /// Look-ahead (`QrParams::lookahead`; refused where the register panel kernel does not run):
 /// the gates on shapes whose steps take it — ragged last panels, a one-column last panel,
-/// m < n, next panels of a few rows, panel widths 8, 16 and 32, batches, outer blocks,
-/// one-cube panels and (where grids run) grid panels of single matrices — and on every hard
+/// m < n, next panels of a few rows, panel widths 8, 16, 32 and 64, batches, outer blocks,
+/// one-cube panels and (where grids run) grid panels — and on every hard
 /// class; H and τ of the same panels without look-ahead up to rounding; a NaN reported.
 pub fn lookahead(client: &Client) {
     let hw = Hardware::of(client);
@@ -1007,6 +1007,7 @@ pub fn lookahead(client: &Client) {
             (1, 300, 100, 32, 16, 64),
             (1, 1000, 70, 32, 16, 128),
             (1, 520, 200, 64, 8, 128),
+            (3, 700, 100, 32, 16, 128),
         ]);
     }
     // Devices with little shared memory (lavapipe: 32 KiB) cannot hold some panels together
@@ -1016,7 +1017,7 @@ pub fn lookahead(client: &Client) {
     for &(batch, m, n, panel, rows, grid) in &cases {
         let params = la(panel, rows, grid);
         let l = QrLaunch::new(&hw, &params, batch, m).expect("look-ahead launch");
-        match l.lookahead_panel(m - panel, batch) {
+        match l.lookahead_panel(m - panel, n, batch) {
             Some((cfg, cubes, _)) => {
                 assert_eq!(cfg.grid, grid > 0 && cubes >= 2, "{batch} × {m} × {n}");
                 ahead += 1;

@@ -642,26 +642,30 @@ impl QrLaunch {
     }
 
     /// The look-ahead step for a next panel of p rows of `batch` matrices, where geqrf takes
-    /// one ([`QrParams::lookahead`]): the panel's register panel kernel — a grid panel for
-    /// single matrices where grids apply (none for batches there: their panels keep the
-    /// grid), else one cube — with its cube count, and the update's tiles for its unit count
-    /// (both parts in shared memory at once).
+    /// one ([`QrParams::lookahead`]): the panel's register panel kernel — a grid panel where
+    /// grids apply, else one cube — with its cube count, and the update's tiles for its unit
+    /// count (both parts in shared memory at once, the launch within the grid's x limit for
+    /// an update of `cols` columns).
     pub fn lookahead_panel(
         &self,
         p: usize,
+        cols: usize,
         batch: usize,
     ) -> Option<(RegPanelConfig, usize, GemmConfig)> {
         if !self.lookahead {
             return None;
         }
         let (cfg, cubes) = match self.panel_grid(p, batch) {
-            Some(grid) if batch <= 1 => grid,
-            Some(_) => return None,
+            Some(grid) => grid,
             None => (self.panel_regs(p, true, true)?, 1),
         };
         let gcfg = ahead_tiles(cfg.units())?;
+        // One 1-D launch: the panels' cubes and every matrix's tiles of an update of up to p +
+        // nb rows (this panel's rows and the ones above it) by `cols` columns.
+        let tiles = (p + self.nb).div_ceil(gcfg.tile_m()) * cols.div_ceil(gcfg.tile_n()).max(1);
         let fits = GemmLaunch::with_config(&self.hw, gcfg).is_some()
-            && cfg.shared_bytes() + gcfg.shared_bytes() <= self.hw.max_shared_bytes;
+            && cfg.shared_bytes() + gcfg.shared_bytes() <= self.hw.max_shared_bytes
+            && (cubes + tiles) * batch.max(1) <= self.hw.max_cube_count.0 as usize;
         fits.then_some((cfg, cubes, gcfg))
     }
 

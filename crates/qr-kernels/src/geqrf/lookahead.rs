@@ -4,7 +4,8 @@
 //! After panel k (reflectors V and U = V·Tᵀ of width kk on rows [c0, m)) and W = Vᵀ·C over
 //! all its trailing columns, C −= U·W splits by columns into the next panel's w columns and
 //! the rest. One launch does both:
-//! - its first G cubes (along x; G = 1, or a grid panel's cubes) are panel k + 1: each loads
+//! - its first G cubes per matrix (G = 1, or a grid panel's cubes; the panels of every
+//!   matrix come first in the 1-D launch) are panel k + 1: each loads
 //!   its rows of the panel as the register panel kernel does, subtracts those rows of U·W
 //!   (panel row i is row i + kk of U), cube 0 also updating and storing the kk rows above the
 //!   panel (R's rows, rows 0 … kk − 1 of U), then factors the panel
@@ -66,10 +67,11 @@ pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
     })
 }
 
-/// Panel k + 1 (cubes x < `ah.pcubes`; arguments as [`super::panel_regs_kernel`]'s, `h` its
-/// view `sh`) after its rows of C −= U·W, and C_rest −= U·W_rest (the other cubes, tile
-/// x − pcubes of `dims`; `sa`: U, `sb`: W_rest, `sc`: C_rest, a view of `h` disjoint from the
-/// panel and the rows above it).
+/// Panel k + 1 (cube x < pcubes·batch: cube x % pcubes of matrix x / pcubes; arguments as
+/// [`super::panel_regs_kernel`]'s, `h` its view `sh`) after its rows of C −= U·W, and
+/// C_rest −= U·W_rest (cube x ≥ pcubes·batch: tile t % tiles of matrix t / tiles, t = x −
+/// pcubes·batch, tiles per matrix from `dims`; `sa`: U, `sb`: W_rest, `sc`: C_rest, a view of
+/// `h` disjoint from the panel and the rows above it).
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
 pub fn lookahead_kernel<F: Float, X: Int>(
@@ -98,16 +100,13 @@ pub fn lookahead_kernel<F: Float, X: Int>(
     #[comptime] cfg: RegPanelConfig,
     #[comptime] gcfg: GemmConfig,
 ) {
-    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
-    // Uniform per cube: leave before any barrier.
-    if bidx >= batch {
-        terminate!();
-    }
+    // A 1-D launch: the panels' cubes of every matrix first (matrix-major), then the tiles.
     let cube = CUBE_POS_X as usize;
-    if cube < ah.pcubes {
+    let panels = ah.pcubes * batch;
+    if cube < panels {
         let pos = PanelPos {
-            bidx,
-            cube,
+            bidx: cube / ah.pcubes,
+            cube: cube % ah.pcubes,
             cubes: ah.pcubes,
         };
         let mut a = load_panel::<F>(h, &sh, p, w, &pos, cfg);
@@ -117,12 +116,20 @@ pub fn lookahead_kernel<F: Float, X: Int>(
             &pos, cfg,
         );
     } else {
-        let tile = cube - ah.pcubes;
+        let tm = comptime!(gcfg.tile_m());
+        let tiles = dims.m.div_ceil(tm) * dims.tiles_n;
+        let t = cube - panels;
+        let bidx = t / tiles;
+        // Uniform per cube: leave before any barrier.
+        if bidx >= batch {
+            terminate!();
+        }
+        let tile = t % tiles;
         let at = TileAt {
             bidx,
             mat: bidx,
             chunk: 0usize,
-            row0: (tile / dims.tiles_n) * comptime!(gcfg.tile_m()),
+            row0: (tile / dims.tiles_n) * tm,
             col0: (tile % dims.tiles_n) * comptime!(gcfg.tile_n()),
             kdim: dims.k,
         };

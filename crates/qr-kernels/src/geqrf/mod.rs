@@ -275,7 +275,7 @@ pub(crate) fn factor_in_place(ctx: &Ctx, h: Operand, tau: &(Handle, usize), stat
             let c = h.with_view(h.view.block(c0, c0 + w, p, n2));
             // Look-ahead: the next panel (inside this outer block) in the update's launch.
             let plan = (c0 + w < end.min(k))
-                .then(|| refl.ahead_for(ctx, p - w))
+                .then(|| refl.ahead_for(ctx, p - w, n2))
                 .flatten();
             match plan {
                 Some(plan) => {

@@ -186,12 +186,13 @@ impl Reflectors {
         self.launch_regs(ctx, cfg, h, tau, Some(args));
     }
 
-    /// The look-ahead step for a next panel of p rows, where geqrf takes one
+    /// The look-ahead step for a next panel of p rows and an update of `cols` columns, where
+    /// geqrf takes one
     /// ([`super::QrLaunch::lookahead_panel`]; a grid panel's cubes within the exchange
     /// buffer's).
-    pub(crate) fn ahead_for(&self, ctx: &Ctx, p: usize) -> Option<AheadPlan> {
+    pub(crate) fn ahead_for(&self, ctx: &Ctx, p: usize, cols: usize) -> Option<AheadPlan> {
         self.ahead.as_ref()?;
-        let (cfg, cubes, gcfg) = ctx.launch.lookahead_panel(p, ctx.batch)?;
+        let (cfg, cubes, gcfg) = ctx.launch.lookahead_panel(p, cols, ctx.batch)?;
         if cfg.grid && self.grid.as_ref().is_none_or(|g| cubes > g.gmax) {
             return None;
         }
@@ -230,8 +231,7 @@ impl Reflectors {
         } else {
             p.div_ceil(gcfg.tile_m()) * tiles_n
         };
-        let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.hw.max_cube_count);
-        let count = CubeCount::Static((cubes + tiles) as u32, by as u32, bz as u32);
+        let count = CubeCount::Static(((cubes + tiles) * ctx.batch.max(1)) as u32, 1, 1);
         let dim = CubeDim::new_1d(cfg.units() as u32);
         let vu_bs = self.rows * nb;
         let ah = AheadLaunch::new(w, vu_bs, wk.view.row_stride, wk.view.batch_stride, cubes);
