@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 41, run a (.gpu/ from `TESTS=geqrf BENCH=1 bash scripts/gpu-pack.sh` on ffc177f, which
-# adds look-ahead, `QrParams::lookahead`, off by default):
+# Session 41, run a (.gpu/ from `TESTS=geqrf BENCH=1 bash scripts/gpu-pack.sh` on 6578426 (look-ahead,
+# `QrParams::lookahead`, off by default, from ffc177f):
 # (1) geqrf with look-ahead on against off, same binary, alternating, on issue 3's shapes;
 # (2) ncu's per-kernel times of one geqrf 1 × 4096² with look-ahead (where the time goes).
 cd "$(dirname "$0")/../.."

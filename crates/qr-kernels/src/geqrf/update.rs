@@ -242,17 +242,18 @@ impl Reflectors {
             .then(|| self.grid.as_ref().map(|g| g.args(ctx, cubes, w2, status)))
             .flatten();
         debug_assert_eq!(cfg.grid, grid.is_some());
-        // SAFETY: the panel cubes (x < cubes) are the register panel kernel's launch on the
-        // (p − w) × w2 panel view (its SAFETY in `launch_regs`: rows below p − w, columns
-        // below w2, grid words and status of matrix b, V and U of the other pair), plus the
-        // pre-update: U rows < p of the current pair (the panel's row i is U's row i + w,
-        // i < p − w) and W's w × w2 first columns (inside the product's w × n2), and cube 0's
-        // stores to the w rows above the panel in its w2 columns, which no other cube
-        // touches. The other cubes are the vector GEMM's tiles (`GemmLaunch::launch`'s
-        // contract): C_rest = rows < p, columns ≥ w2 of C, disjoint from the panel, the rows
-        // above it and from U and W (workspace); tile x − cubes < tiles. Every branch around a
-        // barrier is uniform per cube (the batch exit, x < cubes), and the grid's waits end
-        // (its cubes come first in the launch and fit the multiprocessors; else the bounded
+        // SAFETY: cubes x < cubes·batch are the register panel kernel's launch on the
+        // (p − w) × w2 panel view, cube x % cubes of matrix x / cubes < batch (its SAFETY in
+        // `launch_regs`: rows below p − w, columns below w2, grid words and status of that
+        // matrix, V and U of the other pair), plus the pre-update: U rows < p of the current
+        // pair (the panel's row i is U's row i + w, i < p − w) and W's w × w2 first columns
+        // (inside the product's w × n2), and cube 0's stores to the w rows above the panel
+        // in its w2 columns, which no other cube touches. The others are the vector GEMM's
+        // tiles (`GemmLaunch::launch`'s contract), tile t % tiles of matrix t / tiles < batch:
+        // C_rest = rows < p, columns ≥ w2 of C, disjoint from the panel, the rows above it
+        // and from U and W (workspace). Every branch around a barrier is uniform per cube (x
+        // against cubes·batch, the batch exit), and the grid's waits end (the panels' cubes
+        // come first in the launch and fit the multiprocessors together; else the bounded
         // polls).
         macro_rules! launch {
             ($x:ty, $words:expr, $status:expr, $e0:expr, $gmax:expr) => {
