@@ -20,8 +20,9 @@
 //! ([`super::GRID_WAIT_POLLS`]).
 use super::config::RegPanelConfig;
 use super::panel_regs::{PanelPos, cube_first_row, load_panel, panel_regs_body};
+use super::update::SUB_OP;
 use cubecl::prelude::*;
-use linalg_common::gemm::{GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt};
+use linalg_common::gemm::{GemmConfig, Layout, MatArgs, Strides, TileAt};
 use linalg_common::gemm_vec::gemm_vec_tile;
 
 /// Where the previous panel's U and the product W = Vᵀ·C are, and how many cubes the panel
@@ -35,14 +36,6 @@ pub struct Ahead {
     pub w_bs: usize,
     pub pcubes: usize,
 }
-
-/// C −= U·W_rest: U and W row-major.
-pub(crate) const AHEAD_OP: GemmOp = GemmOp {
-    accumulate: true,
-    negate: true,
-    lower_only: false,
-    a_lower: false,
-};
 
 const AHEAD_LAYOUT: Layout = Layout {
     a_col_major: false,
@@ -143,7 +136,7 @@ pub fn lookahead_kernel<F: Float, X: Int>(
             &sc,
             &at,
             gcfg,
-            AHEAD_OP,
+            SUB_OP,
             AHEAD_LAYOUT,
         );
     }

@@ -15,6 +15,14 @@ use linalg_common::copy::CopyConfig;
 use linalg_common::gemm::{GemmConfig, GemmOp, MatArgsLaunch, Operand, View, batch_grid};
 use std::cell::Cell;
 
+/// C −= U·W, the update's second product.
+pub(crate) const SUB_OP: GemmOp = GemmOp {
+    accumulate: true,
+    negate: true,
+    lower_only: false,
+    a_lower: false,
+};
+
 /// Workspace for the block reflectors of matrices with up to `rows` rows, applied to up to
 /// `cols` columns: V and U (`batch × rows × nb`) and the update's ([`UpdateWork`]).
 pub(crate) struct Reflectors {
@@ -187,9 +195,8 @@ impl Reflectors {
     }
 
     /// The look-ahead step for a next panel of p rows and an update of `cols` columns, where
-    /// geqrf takes one
-    /// ([`super::QrLaunch::lookahead_panel`]; a grid panel's cubes within the exchange
-    /// buffer's).
+    /// geqrf takes one ([`super::QrLaunch::lookahead_panel`]; a grid panel's cubes within the
+    /// exchange buffer's).
     pub(crate) fn ahead_for(&self, ctx: &Ctx, p: usize, cols: usize) -> Option<AheadPlan> {
         self.ahead.as_ref()?;
         let (cfg, cubes, gcfg) = ctx.launch.lookahead_panel(p, cols, ctx.batch)?;
@@ -567,15 +574,9 @@ impl UpdateWork {
         }
         debug_assert!(v.view == u.view && v.view.rows == p);
         let wk = self.product(ctx, v, c);
-        let sub = GemmOp {
-            accumulate: true,
-            negate: true,
-            lower_only: false,
-            a_lower: false,
-        };
         ctx.launch
             .gemm_for(p, nc)
-            .launch(ctx.client, ctx.batch, u, wk, c, sub);
+            .launch(ctx.client, ctx.batch, u, wk, c, SUB_OP);
     }
 
     /// W = Vᵀ·C (w × nc, returned) for V a p × w view and C a p × nc view, both non-empty.
