@@ -37,6 +37,7 @@ pub struct Ahead {
     pub pcubes: usize,
 }
 
+/// U and W are row-major.
 const AHEAD_LAYOUT: Layout = Layout {
     a_col_major: false,
     b_col_major: false,
