@@ -1036,6 +1036,12 @@ pub fn lookahead(client: &Client) {
         assert_same_factors(&x, &y);
     }
     assert!(ahead >= 3, "only {ahead} cases looked ahead");
+    // Cubes of 1024 units (64 columns, 16 row groups) take none.
+    let l = QrLaunch::new(&hw, &la(64, 16, 0), 1, 264).expect("launch");
+    if let Some(cfg) = l.panel_regs(200, true, true) {
+        assert_eq!(cfg.units(), 1024);
+        assert!(l.lookahead_panel(200, 64, 1).is_none());
+    }
     // Outer blocks: look-ahead inside each block, none across blocks.
     let params = QrParams {
         outer_block: Some(32),

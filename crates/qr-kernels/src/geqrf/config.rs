@@ -100,8 +100,11 @@ pub struct QrParams {
     /// geqrf's look-ahead: each step's trailing update and the next panel in one launch
     /// ([`super::lookahead`]), the panel's cubes first, then the update's tiles, so the next
     /// panel is factored beside the update. Applies to the steps whose next panel takes the
-    /// register panel kernel (one cube, or a grid for single matrices) inside an outer block.
-    /// Needs the register panel kernel (`Some(true)` is refused without it). Default off.
+    /// register panel kernel (one cube, or a grid) and lies in the same outer block, with
+    /// cubes of at most 512 units whose panels leave half the multiprocessors to the update
+    /// ([`QrLaunch::lookahead_panel`]). Needs the register panel kernel (`Some(true)` is
+    /// refused without it). Default off: on the H100 it made geqrf 8 × 2048² slower (before
+    /// the half-device rule) and 1 × 4096² was not measured (BENCHMARKS.md, session 41).
     pub lookahead: Option<bool>,
 }
 
@@ -644,8 +647,9 @@ impl QrLaunch {
     /// The look-ahead step for a next panel of p rows of `batch` matrices, where geqrf takes
     /// one ([`QrParams::lookahead`]): the panel's register panel kernel — a grid panel where
     /// grids apply, else one cube — with its cube count, and the update's tiles for its unit
-    /// count (both parts in shared memory at once, the launch within the grid's x limit for
-    /// an update of `cols` columns).
+    /// count (at most [`super::lookahead::MAX_AHEAD_UNITS`]; both parts in shared memory at
+    /// once, the panels' cubes on at most half the multiprocessors, the launch within the
+    /// grid's x limit for an update of `cols` columns).
     pub fn lookahead_panel(
         &self,
         p: usize,
@@ -659,6 +663,14 @@ impl QrLaunch {
             Some(grid) => grid,
             None => (self.panel_regs(p, true, true)?, 1),
         };
+        // The panels' cubes leave at least half the multiprocessors to the update: where they
+        // take (nearly) all, nothing runs beside them (H100: geqrf 8 × 2048², 128 grid cubes
+        // of 132, 9.62 ms with look-ahead against 8.83 without; BENCHMARKS.md, session 41).
+        if let Some(sms) = self.hw.num_sms
+            && 2 * cubes * batch.max(1) > sms as usize
+        {
+            return None;
+        }
         let gcfg = ahead_tiles(cfg.units())?;
         // One 1-D launch: the panels' cubes and every matrix's tiles of an update of up to p +
         // nb rows (this panel's rows and the ones above it) by `cols` columns.

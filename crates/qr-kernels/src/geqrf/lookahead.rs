@@ -43,10 +43,16 @@ const AHEAD_LAYOUT: Layout = Layout {
     b_col_major: false,
 };
 
+/// Most units of a look-ahead cube. Cubes of 1024 (panels of 64 columns with 16 row groups)
+/// leave 64 registers per unit: ptxas 13 spills 152 bytes there (`ptx_probe qahead 4096 64
+/// 16 grid 128`; 128 registers and 16 bytes at 512 units, `qahead 4096 32 16 grid 128`).
+pub const MAX_AHEAD_UNITS: usize = 512;
+
 /// The GEMM tiles for a launch of `units` units (the panel's): 4 × 4 per unit, 16 units
-/// along columns (32 from 512 units), K windows of 16; `None` below 64 units or off 16.
+/// along columns (32 from 512 units), K windows of 16; `None` below 64 units, off 16 or
+/// above [`MAX_AHEAD_UNITS`].
 pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
-    if units < 64 || !units.is_multiple_of(16) {
+    if !(64..=MAX_AHEAD_UNITS).contains(&units) || !units.is_multiple_of(16) {
         return None;
     }
     let units_x = if units >= 512 { 32 } else { 16 };
