@@ -1333,6 +1333,51 @@ pub fn extreme_scaling(client: &Client) {
     }
 }
 
+/// Where look-ahead applies on a 132-multiprocessor Hopper GPU (host-side policy, no
+/// launch): single 4096² and 8192² matrices (grid panels of 32 and 63 cubes), 32 × 512²
+/// (one cube each); not 8 × 2048² (128 grid cubes: nothing would run beside them), 640 × 512²
+/// (the panels alone fill the device) or 2 × 4096² (64-column panels: cubes of 1024 units).
+#[test]
+fn lookahead_policy_on_hopper() {
+    let hw = Hardware {
+        lanes: 32,
+        plane_ops: true,
+        max_units_per_cube: 1024,
+        max_shared_bytes: 227 * 1024,
+        max_cube_count: (u32::MAX, 65535, 65535),
+        num_sms: Some(132),
+        tf32_mma: true,
+        tf32_manual_mma: true,
+        storage_sync: true,
+        cube_handoff: true,
+        co_resident: true,
+        vector_views: true,
+    };
+    let params = QrParams {
+        lookahead: Some(true),
+        ..QrParams::default()
+    };
+    // (batch, n, the next panel's rows, its look-ahead: Some(cubes) or None). 8192²'s first
+    // panels are too tall for a grid (64 cubes or more: exchange words) and go to TSQR.
+    for (batch, n, p, want) in [
+        (1usize, 4096usize, 4064usize, Some(32usize)),
+        (1, 8192, 8160, None),
+        (1, 8192, 8064, Some(63)),
+        (32, 512, 480, Some(1)),
+        (8, 2048, 2016, None),
+        (640, 512, 480, None),
+        (2, 4096, 4032, None),
+    ] {
+        let l = QrLaunch::new(&hw, &params, batch, n).expect("launch");
+        let got = l.lookahead_panel(p, p, batch).map(|(cfg, cubes, gcfg)| {
+            assert_eq!(cfg.units(), gcfg.units());
+            assert_eq!(cfg.grid, cubes > 1);
+            cubes
+        });
+        assert_eq!(got, want, "{batch} × {n}²");
+    }
+}
+
 macro_rules! testgen {
     ($name:ident, $device:expr) => {
         mod $name {
