@@ -5,19 +5,20 @@
 //! all its trailing columns, C −= U·W splits by columns into the next panel's w columns and
 //! the rest. One launch does both:
 //! - its first G cubes per matrix (G = 1, or a grid panel's cubes; the panels of every
-//!   matrix come first in the 1-D launch) are panel k + 1: each loads
-//!   its rows of the panel as the register panel kernel does, subtracts those rows of U·W
-//!   (panel row i is row i + kk of U), cube 0 also updating and storing the kk rows above the
-//!   panel (R's rows, rows 0 … kk − 1 of U), then factors the panel
-//!   ([`super::panel_regs`]), writing V and U of panel k + 1 to the other buffer pair;
+//!   matrix come first in the 1-D launch) are panel k + 1: each loads its rows of the panel
+//!   as the register panel kernel does, subtracts those rows of U·W (panel row i is row
+//!   i + kk of U), cube 0 also updating and storing the kk rows above the panel (R's rows,
+//!   rows 0 … kk − 1 of U), then factors the panel ([`super::panel_regs`]), writing V and U
+//!   of panel k + 1 to the other buffer pair;
 //! - the other cubes are the tiles of C_rest −= U·W_rest on the vector SIMT GEMM
 //!   ([`gemm_vec_tile`]; f32, the same kernel as the update without look-ahead, with tiles
 //!   of the panel's unit count).
 //!
 //! The panel — a chain of w column steps on G multiprocessors — runs beside the update on the
-//! others, and one launch per step leaves the chain. The cubes of a launch start in order,
-//! so the panel's come first; a grid panel's still wait for each other through bounded polls
-//! ([`super::GRID_WAIT_POLLS`]).
+//! others, and one launch per step leaves the chain. The device starts a launch's cubes in
+//! order (in practice; nothing promises it), so the panels' start first, and they fit the
+//! multiprocessors together; a grid panel's cubes still wait for each other only through
+//! bounded polls ([`super::GRID_WAIT_POLLS`]).
 use super::config::RegPanelConfig;
 use super::panel_regs::{PanelPos, cube_first_row, load_panel, panel_regs_body};
 use super::update::SUB_OP;
