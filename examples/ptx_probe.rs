@@ -37,6 +37,7 @@ use cholesky_kernels::potrf::rows_kernel;
 use cubecl::prelude::*;
 use linalg_common::gemm::{GemmOp, Layout, MatArgsLaunch, StridesLaunch, View};
 use linalg_common::gemm_mma::{MMA_DEFAULT, MmaTiles, gemm_mma_kernel};
+use linalg_common::launch::Hardware;
 use std::sync::Arc;
 
 fn main() {
@@ -95,7 +96,8 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("fused") {
         use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
-        let launch = CholeskyLaunch::new(&h200(), &CholeskyParams::default()).expect("launch");
+        let launch =
+            CholeskyLaunch::new(&Hardware::hopper(), &CholeskyParams::default()).expect("launch");
         let (gcfg, lcfg) = launch.fused_leaf(4032, 64, 1).expect("fused");
         let v = View::contiguous(4, 4);
         compile(&syrk_leaf_kernel::create_dummy_kernel::<f32>(
@@ -137,8 +139,10 @@ fn main() {
         let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
         let grid = (args.get(5).map(String::as_str) == Some("grid")).then(|| num(6, 256));
         let cfg = match grid {
-            Some(rows) => RegPanelConfig::grid(&h200(), nb, gy, p, rows, 1).map(|(c, _)| c),
-            None => RegPanelConfig::new(&h200(), nb, gy, p, true, true),
+            Some(rows) => {
+                RegPanelConfig::grid(&Hardware::hopper(), nb, gy, p, rows, 1).map(|(c, _)| c)
+            }
+            None => RegPanelConfig::new(&Hardware::hopper(), nb, gy, p, true, true),
         };
         let cfg = cfg.unwrap_or_else(|| {
             eprintln!("no register panel kernel for {p} × {nb} with {gy} row groups");
@@ -187,8 +191,10 @@ fn main() {
         let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
         let grid = (args.get(5).map(String::as_str) == Some("grid")).then(|| num(6, 256));
         let cfg = match grid {
-            Some(rows) => RegPanelConfig::grid(&h200(), nb, gy, p, rows, 1).map(|(c, _)| c),
-            None => RegPanelConfig::new(&h200(), nb, gy, p, true, true),
+            Some(rows) => {
+                RegPanelConfig::grid(&Hardware::hopper(), nb, gy, p, rows, 1).map(|(c, _)| c)
+            }
+            None => RegPanelConfig::new(&Hardware::hopper(), nb, gy, p, true, true),
         };
         let Some((cfg, gcfg)) = cfg.and_then(|c| Some((c, ahead_tiles(c.units())?))) else {
             eprintln!("no look-ahead kernel for {p} × {nb} with {gy} row groups");
@@ -371,24 +377,6 @@ fn main() {
         op,
         layout,
     ));
-}
-
-/// The H200's properties as `Hardware::of` reads them on CUDA.
-fn h200() -> linalg_common::launch::Hardware {
-    linalg_common::launch::Hardware {
-        lanes: 32,
-        plane_ops: true,
-        max_units_per_cube: 1024,
-        max_shared_bytes: 227 * 1024,
-        max_cube_count: (u32::MAX, 65535, 65535),
-        num_sms: Some(132),
-        tf32_mma: true,
-        tf32_manual_mma: true,
-        storage_sync: true,
-        cube_handoff: true,
-        co_resident: true,
-        vector_views: true,
-    }
 }
 
 /// Compile a kernel for sm_90 and print the LLVM IR, or with `PTX=1` the PTX (exit 1 on

@@ -50,6 +50,26 @@ pub struct Hardware {
 }
 
 impl Hardware {
+    /// What [`Hardware::of`] reads on CUDA from an H100 or H200 (132 multiprocessors, 227 KiB
+    /// of shared memory per cube): host-side plans without a device (`examples/ptx_probe.rs`,
+    /// policy tests).
+    pub fn hopper() -> Self {
+        Self {
+            lanes: 32,
+            plane_ops: true,
+            max_units_per_cube: 1024,
+            max_shared_bytes: 227 * 1024,
+            max_cube_count: (i32::MAX as u32, 65535, 65535),
+            num_sms: Some(132),
+            tf32_mma: true,
+            tf32_manual_mma: true,
+            storage_sync: true,
+            cube_handoff: true,
+            co_resident: true,
+            vector_views: true,
+        }
+    }
+
     pub fn of(client: &Client) -> Self {
         let props = client.properties();
         let hw = &props.hardware;

@@ -1339,20 +1339,7 @@ pub fn extreme_scaling(client: &Client) {
 /// (the panels alone fill the device) or 2 × 4096² (64-column panels: cubes of 1024 units).
 #[test]
 fn lookahead_policy_on_hopper() {
-    let hw = Hardware {
-        lanes: 32,
-        plane_ops: true,
-        max_units_per_cube: 1024,
-        max_shared_bytes: 227 * 1024,
-        max_cube_count: (u32::MAX, 65535, 65535),
-        num_sms: Some(132),
-        tf32_mma: true,
-        tf32_manual_mma: true,
-        storage_sync: true,
-        cube_handoff: true,
-        co_resident: true,
-        vector_views: true,
-    };
+    let hw = Hardware::hopper();
     let params = QrParams {
         lookahead: Some(true),
         ..QrParams::default()
