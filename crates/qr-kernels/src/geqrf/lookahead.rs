@@ -45,8 +45,9 @@ const AHEAD_LAYOUT: Layout = Layout {
 };
 
 /// Most units of a look-ahead cube. Cubes of 1024 (panels of 64 columns with 16 row groups)
-/// leave 64 registers per unit: ptxas 13 spills 152 bytes there (`ptx_probe qahead 4096 64
-/// 16 grid 128`; 128 registers and 16 bytes at 512 units, `qahead 4096 32 16 grid 128`).
+/// leave 64 registers per unit: ptxas 13 spilled 152 bytes there (`ptx_probe qahead 4096 64
+/// 16 grid 128` on ffc177f, before this limit); at 512 units the kernel takes 106 registers
+/// and no spill (`qahead 4096 32 16 grid 128`).
 pub const MAX_AHEAD_UNITS: usize = 512;
 
 /// The GEMM tiles for a launch of `units` units (the panel's): 4 × 4 per unit, 16 units
