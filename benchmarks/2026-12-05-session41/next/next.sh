@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # For the next device session (prepared in session 41). Pack here first:
 #   TESTS=geqrf BENCH=1 bash scripts/gpu-pack.sh
-# (prebuilt on 6a04b45, the final code of session 41: .gpu/ and .gpu-next/s41/; copy the
+# (prebuilt on 6a04b45, whose kernels and tests are the final ones of session 41: .gpu/ and .gpu-next/s41/; copy the
 # latter into .gpu/ instead of packing if no crate has changed since)
 # then on the GPU (device tool), three calls:
 #   a: carry [".gpu/bench.xz"]:  bash benchmarks/2026-12-05-session41/next/next.sh a   # ~9 min
