@@ -11,8 +11,8 @@ pub mod tsqr;
 
 pub use error::QrError;
 pub use geqrf::{
-    GeqrfOutput, HostGeqrf, HostMatrix, MatrixOutput, QrLaunch, QrParams, Side, apply_q, geqrf,
-    geqrf_host, householder_product,
+    GeqrfOutput, HostGeqrf, HostMatrix, LookAhead, MatrixOutput, QrLaunch, QrParams, Side, apply_q,
+    geqrf, geqrf_host, householder_product,
 };
 pub use linalg_common::gemm::View;
 pub use linalg_common::matrix::MatrixRef;

@@ -10,8 +10,8 @@ use linalg_common::reference::{
 };
 use qr_kernels::geqrf::MAX_TOP_ROWS_NB;
 use qr_kernels::{
-    HostGeqrf, MatrixRef, QrError, QrLaunch, QrMode, QrParams, Side, View, apply_q, geqrf,
-    geqrf_host, householder_product, qr_host,
+    HostGeqrf, LookAhead, MatrixRef, QrError, QrLaunch, QrMode, QrParams, Side, View, apply_q,
+    geqrf, geqrf_host, householder_product, qr_host,
 };
 
 fn to64(x: &[f32]) -> Vec<f64> {
@@ -1362,6 +1362,21 @@ fn lookahead_policy_on_hopper() {
             cubes
         });
         assert_eq!(got, want, "{batch} × {n}²");
+    }
+    // The default: one matrix's grid panels on at most a quarter of the multiprocessors.
+    for (batch, n, p, want) in [
+        (1usize, 4096usize, 4064usize, Some(32usize)),
+        (1, 4096, 1056, Some(9)),
+        (1, 8192, 8064, None),
+        (1, 8192, 4160, Some(33)),
+        (1, 4096, 480, None),
+        (32, 512, 480, None),
+        (2, 2048, 2016, None),
+    ] {
+        let l = QrLaunch::new(&hw, &QrParams::default(), batch, n).expect("launch");
+        assert_eq!(l.lookahead, LookAhead::Auto);
+        let got = l.lookahead_panel(p, p, batch).map(|(_, cubes, _)| cubes);
+        assert_eq!(got, want, "default, {batch} × {n}², p = {p}");
     }
 }
 

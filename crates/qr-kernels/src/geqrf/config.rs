@@ -103,8 +103,11 @@ pub struct QrParams {
     /// register panel kernel (one cube, or a grid) and lies in the same outer block, with
     /// cubes of at most 512 units whose panels leave half the multiprocessors to the update
     /// ([`QrLaunch::lookahead_panel`]). Needs the register panel kernel (`Some(true)` is
-    /// refused without it). Default off: on the H100 it made geqrf 8 × 2048² slower (before
-    /// the half-device rule) and 1 × 4096² was not measured (BENCHMARKS.md, session 41).
+    /// refused without it). Default ([`LookAhead::Auto`]): only for a single matrix's grid
+    /// panels that take at most a quarter of the multiprocessors, where it was measured to
+    /// win (H200: geqrf 1 × 4096² 12.2 ms against 13.0; it lost at 1 × 8192²'s 63-cube
+    /// panels, 56.8 against 54.8, and at 32 × 512², 1.71 against 1.14; BENCHMARKS.md,
+    /// session 42).
     pub lookahead: Option<bool>,
 }
 
@@ -362,6 +365,16 @@ impl RegPanelConfig {
     }
 }
 
+/// Where geqrf's look-ahead applies ([`QrParams::lookahead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LookAhead {
+    Off,
+    /// Wherever [`QrLaunch::lookahead_panel`] allows it.
+    On,
+    /// Also only for one matrix's grid panels on at most a quarter of the multiprocessors.
+    Auto,
+}
+
 /// Everything a launch needs, checked against the device once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QrLaunch {
@@ -395,7 +408,7 @@ pub struct QrLaunch {
     /// [`QrParams::split_matrices`].
     pub split_matrices: usize,
     /// [`QrParams::lookahead`].
-    pub lookahead: bool,
+    pub lookahead: LookAhead,
     pub hw: Hardware,
 }
 
@@ -555,8 +568,10 @@ impl QrLaunch {
         }
         let lookahead = match params.lookahead {
             Some(true) if !regs => return None,
-            Some(on) => on,
-            None => false,
+            Some(true) => LookAhead::On,
+            Some(false) => LookAhead::Off,
+            None if regs => LookAhead::Auto,
+            None => LookAhead::Off,
         };
         let launch = Self {
             regs,
@@ -656,7 +671,7 @@ impl QrLaunch {
         cols: usize,
         batch: usize,
     ) -> Option<(RegPanelConfig, usize, GemmConfig)> {
-        if !self.lookahead {
+        if self.lookahead == LookAhead::Off {
             return None;
         }
         let (cfg, cubes) = match self.panel_grid(p, batch) {
@@ -666,8 +681,14 @@ impl QrLaunch {
         // The panels' cubes leave at least half the multiprocessors to the update: where they
         // take (nearly) all, nothing runs beside them (H100: geqrf 8 × 2048², 128 grid cubes
         // of 132, 9.62 ms with look-ahead against 8.83 without; BENCHMARKS.md, session 41).
+        // By default a quarter, and only one matrix's grid panels ([`LookAhead::Auto`]).
+        let share = match self.lookahead {
+            LookAhead::Auto if cubes < 2 || batch > 1 => return None,
+            LookAhead::Auto => 4,
+            _ => 2,
+        };
         if let Some(sms) = self.hw.num_sms
-            && 2 * cubes * batch.max(1) > sms as usize
+            && share * cubes * batch.max(1) > sms as usize
         {
             return None;
         }

@@ -41,8 +41,8 @@ mod recon;
 mod update;
 
 pub use config::{
-    DEFAULT_GRID_ROWS, GPU_TSQR_PANEL_PARAMS, GRID_FROM_ROWS, GRID_WAIT_POLLS, MAX_TOP_ROWS_NB,
-    PanelConfig, QrLaunch, QrParams, RegPanelConfig,
+    DEFAULT_GRID_ROWS, GPU_TSQR_PANEL_PARAMS, GRID_FROM_ROWS, GRID_WAIT_POLLS, LookAhead,
+    MAX_TOP_ROWS_NB, PanelConfig, QrLaunch, QrParams, RegPanelConfig,
 };
 /// The look-ahead kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]

@@ -3,7 +3,7 @@
 //! 3×TF32 on tensor cores with f32 accuracy (`QrParams::thin_tiles`), in place on strided
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
-use super::config::{MAX_SPLITS, MIN_CHUNK, PanelConfig, RegPanelConfig};
+use super::config::{LookAhead, MAX_SPLITS, MIN_CHUNK, PanelConfig, RegPanelConfig};
 use super::lookahead::{AheadLaunch, lookahead_kernel};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
@@ -157,7 +157,7 @@ impl Reflectors {
                         next: Cell::new(0),
                     }
                 }),
-            ahead: ctx.launch.lookahead.then(|| {
+            ahead: (ctx.launch.lookahead != LookAhead::Off).then(|| {
                 [
                     ctx.buffer(ctx.batch * rows * nb),
                     ctx.buffer(ctx.batch * rows * nb),
