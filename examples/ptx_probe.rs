@@ -91,14 +91,16 @@ fn main() {
         ));
         return;
     }
-    // `fused`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at the H200's
-    // defaults (leaf 64, 256 units, the update's shape of potrf 4096's first step).
+    // `fused [M]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at the H200's
+    // defaults (leaf 64, 256 units) for an update of M rows (default 4032, potrf 4096's first
+    // step: not staged; 2048 or fewer: staged).
     if args.get(1).map(String::as_str) == Some("fused") {
+        let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let launch =
             CholeskyLaunch::new(&Hardware::hopper(), &CholeskyParams::default()).expect("launch");
-        let (gcfg, lcfg) = launch.fused_leaf(4032, 64, 1).expect("fused");
+        let (gcfg, lcfg) = launch.fused_leaf(m, 64, 1).expect("fused");
         let v = View::contiguous(4, 4);
         compile(&syrk_leaf_kernel::create_dummy_kernel::<f32>(
             props,
@@ -126,6 +128,7 @@ fn main() {
                 b_col_major: true,
             },
             SYRK_LEAF_STAGE,
+            launch.fused_staged(m),
             true,
         ));
         return;

@@ -50,13 +50,18 @@ pub struct Bench<'a> {
     /// The Cholesky rows' large-update GEMM (`--chol-big-gemm`, as [`gemm_kernel`]; `None`:
     /// the default).
     pub chol_big_gemm: Option<linalg_common::gemm::GemmKernel>,
+    /// The Cholesky rows' fused steps staged or not (`--potrf-staged on|off`; `None`: the
+    /// default).
+    pub chol_staged: Option<bool>,
 }
 
 impl Bench<'_> {
-    /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel.
+    /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel and
+    /// `--potrf-staged`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
+            fused_staged: self.chol_staged,
             ..CholeskyParams::default()
         }
     }

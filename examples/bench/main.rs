@@ -52,6 +52,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-thin-gemm simt-thin|mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
+      [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged up to FUSED_SHARED_FROM rows)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -360,6 +361,7 @@ fn main() {
                 qr_thin_gemm: None,
                 gemm_kernel: None,
                 chol_big_gemm: None,
+                chol_staged: None,
             });
             return;
         }
@@ -488,6 +490,11 @@ fn main() {
         qr_thin_gemm: args.get("qr-thin-gemm").map(chol::gemm_kernel),
         gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),
         chol_big_gemm: args.get("chol-big-gemm").map(chol::gemm_kernel),
+        chol_staged: args.get("potrf-staged").map(|v| match v {
+            "on" => true,
+            "off" => false,
+            _ => panic!("--potrf-staged: on or off"),
+        }),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));

@@ -148,6 +148,15 @@ pub struct CholeskyParams {
     /// 2.14 → 3.32, where the fused kernel's shared memory thins out the many update cubes;
     /// BENCHMARKS.md).
     pub fuse_leaf: Option<bool>,
+    /// In a fused step, the leaf's cube hands its updated block to the diagonal-block code
+    /// through shared memory, and every cube issues its tile's C loads with the product's
+    /// first loads (`potrf/fused.rs`); otherwise the block goes through a global store, a
+    /// storage barrier and a reload, and C is loaded after the product. Default: staged for
+    /// updates of at most [`FUSED_SHARED_FROM`] rows, where the block's latency bounds the
+    /// step; above, the update's occupancy does (H100, same binary, never / by default /
+    /// always staged: potrf 1024 0.518 / 0.451 / 0.447 ms, 2048 1.046 / 0.896 / 0.896, 4096
+    /// 2.563 / 2.400 / 2.754, 8192 8.155 / 7.849 / 8.490; BENCHMARKS.md, session 42).
+    pub fused_staged: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
@@ -675,6 +684,8 @@ pub struct CholeskyLaunch {
     pub trsv_chain: bool,
     /// `None`: fuse for a single matrix.
     pub fuse_leaf: Option<bool>,
+    /// `None`: staged up to [`FUSED_SHARED_FROM`] rows ([`CholeskyLaunch::fused_staged`]).
+    pub fused_staged: Option<bool>,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -792,6 +803,7 @@ impl CholeskyLaunch {
             step,
             trsv,
             fuse_leaf: params.fuse_leaf,
+            fused_staged: params.fused_staged,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),
@@ -921,6 +933,12 @@ impl CholeskyLaunch {
             && gcfg.shared_bytes() + lcfg.shared_bytes() <= self.hw.max_shared_bytes
             && g.fits(m, m, batch);
         ok.then_some((gcfg, lcfg))
+    }
+
+    /// Whether a fused step whose update has m rows stages its block in shared memory
+    /// ([`CholeskyParams::fused_staged`]).
+    pub fn fused_staged(&self, m: usize) -> bool {
+        self.fused_staged.unwrap_or(m <= FUSED_SHARED_FROM)
     }
 
     /// The GEMM for an update whose result is rows × cols, with inner dimension k.

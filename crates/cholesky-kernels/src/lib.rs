@@ -47,8 +47,8 @@ mod syrk;
 pub mod trsm;
 
 pub use config::{
-    BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, DEFAULT_WHOLE_WORK, LeafConfig,
-    LeafKernel, LeafStage, RowsConfig, SOLVE_TILES, SmallConfig,
+    BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, DEFAULT_WHOLE_WORK,
+    FUSED_SHARED_FROM, LeafConfig, LeafKernel, LeafStage, RowsConfig, SOLVE_TILES, SmallConfig,
 };
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;

@@ -3,8 +3,8 @@
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
 use cholesky_kernels::{
     BatchedLeaf, BlockedLeafConfig, CholeskyError, CholeskyLaunch, CholeskyParams,
-    DEFAULT_WHOLE_WORK, LeafKernel, MatrixRef, PotrfGraph, RowsConfig, View, cholesky_inverse,
-    cholesky_solve, potrf, potrf_host, solve_triangular,
+    DEFAULT_WHOLE_WORK, FUSED_SHARED_FROM, LeafKernel, MatrixRef, PotrfGraph, RowsConfig, View,
+    cholesky_inverse, cholesky_solve, potrf, potrf_host, solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -193,6 +193,18 @@ pub fn fused_syrk_leaf(client: &Client) {
         leaf_lookahead: Some(false),
         ..fused
     };
+    // The block handed over in shared memory (the default up to FUSED_SHARED_FROM rows, so
+    // at every size below) and through global memory.
+    let staged = CholeskyParams {
+        fused_staged: Some(true),
+        ..fused
+    };
+    let not_staged = CholeskyParams {
+        fused_staged: Some(false),
+        ..fused
+    };
+    assert!(launch.fused_staged(FUSED_SHARED_FROM));
+    assert!(!launch.fused_staged(FUSED_SHARED_FROM + 1));
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
     // default's) runs once.
     let mut seen = Vec::new();
@@ -202,6 +214,8 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("short trips", short),
         ("look-ahead", lookahead),
         ("no look-ahead", no_lookahead),
+        ("staged", staged),
+        ("not staged", not_staged),
     ]
     .into_iter()
     .filter(|(_, p)| {
@@ -229,20 +243,22 @@ pub fn fused_syrk_leaf(client: &Client) {
     let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 43);
     let clean = a.clone();
     break_pivots(&mut a, &l, n, &pivots);
-    let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &fused).expect("potrf");
-    for (b, p) in pivots.iter().enumerate() {
-        assert_eq!(
-            out.info[b],
-            p.map_or(0, |p| p as u32 + 1),
-            "batch {b}: info"
+    for (what, p) in [("staged", staged), ("not staged", not_staged)] {
+        let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &p).expect("potrf");
+        for (b, p) in pivots.iter().enumerate() {
+            assert_eq!(
+                out.info[b],
+                p.map_or(0, |p| p as u32 + 1),
+                "{what}, batch {b}: info"
+            );
+        }
+        let s = 0..n * n;
+        let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
+        assert!(
+            finite && resid <= cholesky_bound(n),
+            "{what}, good matrix: {resid:e}"
         );
     }
-    let s = 0..n * n;
-    let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
-    assert!(
-        finite && resid <= cholesky_bound(n),
-        "good matrix: {resid:e}"
-    );
 }
 
 /// The right-looking cutoff: blocks up to it split off one step at a time (all of them, a mix

@@ -934,7 +934,7 @@ pub(crate) fn store_c<F: Float>(
 /// Row (column) of C holding a unit's r-th row (column) of results: with vector tiles
 /// (`gemm_vec`) runs of 4 every 4·units, else every units-th from the unit's own.
 #[cube]
-fn result_index(
+pub fn result_index(
     origin: usize,
     u: usize,
     r: usize,
@@ -1022,7 +1022,7 @@ pub(crate) fn load_tile_c<F: Float>(
 /// A unit's tm×tn results `acc` into C given their old values `old` ([`load_tile_c`]).
 #[cube]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn put_tile<F: Float>(
+pub fn put_tile<F: Float>(
     c: &mut [F],
     c_base: usize,
     sc: &Strides,

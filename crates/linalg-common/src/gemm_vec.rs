@@ -10,7 +10,8 @@
 //! of tm + tn scalar ones. Two shared windows alternate: the next window is stored while the
 //! current one is read, one barrier per K window.
 use crate::gemm::{
-    GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, operand_base, store_tile, tile_at,
+    GemmConfig, GemmOp, Layout, MatArgs, Strides, TileAt, load_tile_c, operand_base, put_tile,
+    store_tile, tile_at,
 };
 use cubecl::prelude::*;
 
@@ -34,11 +35,15 @@ pub fn gemm_vec_kernel<F: Float>(
     #[comptime] layout: Layout,
 ) {
     let at = tile_at(&dims, cfg.tile_m(), cfg.tile_n(), op);
-    gemm_vec_tile(a, b, c, &dims, &sa, &sb, &sc, &at, cfg, op, layout);
+    gemm_vec_tile(a, b, c, &dims, &sa, &sb, &sc, &at, cfg, op, layout, false);
 }
 
 /// The cube's tile `at` of the product (every unit of the cube calls it; kernels that fuse a
-/// GEMM with more work call it after [`tile_at`]).
+/// GEMM with more work call it after [`tile_at`]). With `c_first`, an accumulating tile
+/// issues its C loads behind the first windows' loads, so their latency overlaps the product
+/// instead of following it. That holds the tm·tn old values and their addresses through the
+/// K loop (ptxas 13, the default 64 × 64 tiles: 145 registers against 74), so only kernels
+/// whose cubes are few per multiprocessor anyway should ask for it.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_vec_tile<F: Float>(
@@ -53,6 +58,46 @@ pub fn gemm_vec_tile<F: Float>(
     #[comptime] cfg: GemmConfig,
     #[comptime] op: GemmOp,
     #[comptime] layout: Layout,
+    #[comptime] c_first: bool,
+) {
+    let mut acc = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
+    let mut old = Array::<F>::new(comptime!(cfg.tm * cfg.tn));
+    gemm_vec_acc(
+        a, b, c, dims, sa, sb, sc, at, &mut acc, &mut old, cfg, op, layout, c_first,
+    );
+    let unit = UNIT_POS as usize;
+    let (uy, ux) = (unit / cfg.units_x, unit % cfg.units_x);
+    let c_base = sc.offset + at.bidx * sc.bs;
+    if comptime!(c_first && op.accumulate) {
+        put_tile(
+            c, c_base, sc, dims, &acc, &old, at.row0, at.col0, uy, ux, cfg, op,
+        );
+    } else {
+        store_tile(c, c_base, sc, dims, &acc, at.row0, at.col0, uy, ux, cfg, op);
+    }
+}
+
+/// [`gemm_vec_tile`] up to its epilogue: this unit's products (without sign) into `acc`, its
+/// elements at rows [`result_index`]`(at.row0, UNIT_POS / units_x, r, units_y, true)` and
+/// columns `result_index(at.col0, UNIT_POS % units_x, s, units_x, true)`; with `c_first`
+/// and an accumulating `op`, their old values ([`load_tile_c`]) into `old`.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_vec_acc<F: Float>(
+    a: &[F],
+    b: &[F],
+    c: &mut [F],
+    dims: &MatArgs,
+    sa: &Strides,
+    sb: &Strides,
+    sc: &Strides,
+    at: &TileAt,
+    acc: &mut Array<F>,
+    old: &mut Array<F>,
+    #[comptime] cfg: GemmConfig,
+    #[comptime] op: GemmOp,
+    #[comptime] layout: Layout,
+    #[comptime] c_first: bool,
 ) {
     let tm = comptime!(cfg.tm);
     let tn = comptime!(cfg.tn);
@@ -74,7 +119,6 @@ pub fn gemm_vec_tile<F: Float>(
 
     let mut sh_a = Shared::<[V4<F>]>::new_slice(comptime!(2 * half_a));
     let mut sh_b = Shared::<[V4<F>]>::new_slice(comptime!(2 * half_b));
-    let mut acc = Array::<F>::new(comptime!(tm * tn));
     let mut ra = Array::<F>::new(tm);
     let mut rb = Array::<F>::new(tn);
     #[unroll(cfg.unroll)]
@@ -90,6 +134,9 @@ pub fn gemm_vec_tile<F: Float>(
         a, b, a_base, b_base, sa, sb, dims, kdim, row0, col0, 0, &mut pa, &mut pb, unit, cfg,
         layout,
     );
+    if comptime!(c_first && op.accumulate) {
+        load_tile_c(c, c_base, sc, dims, old, row0, col0, uy, ux, cfg, op);
+    }
     stash_vec_windows(&pa, &pb, &mut sh_a, &mut sh_b, 0, 0, unit, cfg, layout);
     sync_cube();
 
@@ -143,8 +190,6 @@ pub fn gemm_vec_tile<F: Float>(
         cur = 1 - cur;
         k0 = next;
     }
-
-    store_tile(c, c_base, sc, dims, &acc, row0, col0, uy, ux, cfg, op);
 }
 
 /// This unit's share of the A window (rows `row0..`, K `k0..`: x = rows, stride rs) and of the

@@ -27,6 +27,19 @@ use crate::config::{BlockedLeafConfig, LeafStage};
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
+/// Where [`blocked_leaf_block`] finds its block (comptime).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum BlockFrom {
+    /// `src` at `ss`.
+    Src,
+    /// `dst` at `ss`, which the caller's own stores just wrote (behind a storage barrier).
+    Dst,
+    /// The shared memory `a`, where the caller has put it as the loader would (its lower
+    /// triangle row-major at stride nb + 1, zeros above it, identity past nt) behind a cube
+    /// barrier, having left the cube where `info` already records a failure.
+    Staged,
+}
+
 /// `src`: the lower triangle of block `CUBE_POS_X` along the diagonal of the region starting
 /// at `ss.offset` (only the triangle is read; not the diagonal for a unit-diagonal inverse);
 /// `dst`: L with zeros above the diagonal (factor); `inv`: the nt×nt inverse at
@@ -53,12 +66,14 @@ pub(crate) fn blocked_leaf_kernel<F: Float>(
     if bidx >= batch {
         terminate!();
     }
+    let mut a = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
     blocked_leaf_block(
         src,
         dst,
         inv,
         info,
         flags,
+        &mut a,
         &ss,
         &sd,
         &si,
@@ -68,13 +83,13 @@ pub(crate) fn blocked_leaf_kernel<F: Float>(
         bidx,
         cfg,
         stage,
-        false,
+        BlockFrom::Src,
     );
 }
 
 /// Diagonal block `blk` of matrix `bidx` < batch, by the whole cube (the kernel's body; a
-/// fused kernel calls it after its own work, behind a storage barrier). With `src_is_dst`
-/// the block is read from `dst` (at `ss`), which the caller's own stores just wrote.
+/// fused kernel calls it after its own work). `a`: shared memory of nb·(nb + 1) values;
+/// `from`: where the block is ([`BlockFrom`]).
 #[cube]
 #[allow(clippy::too_many_arguments, clippy::collapsible_if)]
 pub(crate) fn blocked_leaf_block<F: Float>(
@@ -83,6 +98,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     inv: &mut [F],
     info: &mut [u32],
     flags: &mut [u32],
+    a: &mut Shared<[F]>,
     ss: &Strides,
     sd: &Strides,
     si: &Strides,
@@ -92,15 +108,16 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     bidx: usize,
     #[comptime] cfg: BlockedLeafConfig,
     #[comptime] stage: LeafStage,
-    #[comptime] src_is_dst: bool,
+    #[comptime] from: BlockFrom,
 ) {
+    let staged = comptime!(from == BlockFrom::Staged);
     let nb = comptime!(cfg.nb);
     let sub = comptime!(cfg.sub);
     let units = comptime!(cfg.units());
     let ld = comptime!(cfg.nb + 1);
     let pld = comptime!(cfg.sub + 1);
 
-    if comptime!(stage.factor) {
+    if comptime!(stage.factor && !staged) {
         if info[bidx] != 0 {
             terminate!();
         }
@@ -112,7 +129,6 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     let unit = UNIT_POS as usize;
     let sbase = ss.offset + bidx * ss.bs + start * (ss.rs + ss.cs);
 
-    let mut a = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
     let mut x = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
     let mut pan = Shared::<[F]>::new_slice(comptime!(if stage.factor {
         cfg.pan_rows() * (sub + 1)
@@ -139,27 +155,29 @@ pub(crate) fn blocked_leaf_block<F: Float>(
         let i = idx / nb;
         let k = idx % nb;
         if idx < comptime!(nb * nb) {
-            let mut v = F::new(0.0);
-            if i < nt {
-                if k < i || (k == i && !comptime!(stage.unit_diag)) {
-                    if comptime!(src_is_dst) {
-                        v = dst[sbase + i * ss.rs + k * ss.cs];
-                    } else {
-                        v = src[sbase + i * ss.rs + k * ss.cs];
-                    }
-                    if comptime!(stage.check) {
-                        let finite = F::abs(v) <= F::new(f32::MAX);
-                        if !finite {
-                            flags[bidx] = 1;
+            if comptime!(!staged) {
+                let mut v = F::new(0.0);
+                if i < nt {
+                    if k < i || (k == i && !comptime!(stage.unit_diag)) {
+                        if comptime!(from == BlockFrom::Dst) {
+                            v = dst[sbase + i * ss.rs + k * ss.cs];
+                        } else {
+                            v = src[sbase + i * ss.rs + k * ss.cs];
                         }
+                        if comptime!(stage.check) {
+                            let finite = F::abs(v) <= F::new(f32::MAX);
+                            if !finite {
+                                flags[bidx] = 1;
+                            }
+                        }
+                    } else if k == i {
+                        v = F::new(1.0);
                     }
                 } else if k == i {
                     v = F::new(1.0);
                 }
-            } else if k == i {
-                v = F::new(1.0);
+                a[i * ld + k] = v;
             }
-            a[i * ld + k] = v;
             x[i * ld + k] = F::new(0.0);
         }
     }
@@ -187,9 +205,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     if comptime!(la) {
         if nblk > 0 {
             if unit < plane {
-                diag_sub::<F>(
-                    &mut a, &mut x, &mut fsh, &pan, unit, 0usize, cfg, stage, false,
-                );
+                diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, 0usize, cfg, stage, false);
             }
             sync_cube();
             failed = fsh[0];
@@ -204,7 +220,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
         // F: plane 0 factors and inverts the diagonal sub-block (uniform per plane).
         if comptime!(!la) {
             if unit < plane {
-                diag_sub::<F>(&mut a, &mut x, &mut fsh, &pan, unit, c0, cfg, stage, false);
+                diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, c0, cfg, stage, false);
             }
             sync_cube();
             failed = fsh[0];
@@ -289,7 +305,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
         if comptime!(la) {
             in_s = unit >= plane;
             if !in_s && jb + 1 < nblk {
-                diag_sub::<F>(&mut a, &mut x, &mut fsh, &pan, unit, r0, cfg, stage, true);
+                diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, r0, cfg, stage, true);
             }
         }
         let su = max(unit, sbase) - sbase;

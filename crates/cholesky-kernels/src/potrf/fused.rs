@@ -4,27 +4,34 @@
 //! block ([`super::blocked`]) while the other cubes finish the update. The next step's leaf
 //! launch disappears from the chain, and the leaf runs in the shadow of the update.
 //!
-//! Same operands and results as `syrk_rec` followed by the leaf of `potrf_rec`: the tile's
-//! cube stores its part of the update, a storage barrier makes the stores visible to the
-//! whole cube (a cube barrier on the CPU runtime, which has no storage fence and needs none),
-//! and the leaf reads the block back from the same buffer.
-use super::blocked::blocked_leaf_block;
+//! Same operands and results as `syrk_rec` followed by the leaf of `potrf_rec`, in one of two
+//! ways ([`crate::CholeskyParams::fused_staged`]):
+//! - staged: every cube loads its tile's C while the product's first operands arrive. The
+//!   tile's cube hands its updated block to the leaf through shared memory (the leaf stores
+//!   the factor over it), so no global store, fence and reload sit between the product and
+//!   the factorization; it reads `info` before the product, and where the matrix has already
+//!   failed it stores its tile like the others and leaves;
+//! - not staged: the tile's cube stores its part of the update, a storage barrier makes the
+//!   stores visible to the whole cube (a cube barrier on the CPU runtime, which has no storage
+//!   fence and needs none), and the leaf reads the block back from the same buffer.
+use super::blocked::{BlockFrom, blocked_leaf_block};
 use crate::Ctx;
 use crate::config::{BlockedLeafConfig, LeafStage};
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{
     GemmConfig, GemmOp, Layout, MatArgs, MatArgsLaunch, Operand, Strides, batch_grid, col_major,
-    tile_at,
+    put_tile, result_index, tile_at,
 };
-use linalg_common::gemm_vec::gemm_vec_tile;
+use linalg_common::gemm_vec::{gemm_vec_acc, gemm_vec_tile};
 
 /// A21 (view `sa`; `sb` = its transpose) is read through `a`, A22 (`sc`) updated through `w`
 /// (in potrf both are views of one buffer, at disjoint elements); `sl`: A22's leading block
-/// of order `nt`, read back through `w`, whose inverse goes to `si`. Tile 0 of the grid is
+/// of order `nt`, whose factor goes to `w` and its inverse to `si`. Tile 0 of the grid is
 /// that block.
 #[cube(launch_unchecked, create_dummy_kernel)]
-#[allow(clippy::too_many_arguments)]
+// A comptime `if` around a runtime one is two different things in CubeCL: keep them apart.
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
 pub fn syrk_leaf_kernel<F: Float>(
     a: &[F],
     w: &mut [F],
@@ -44,20 +51,131 @@ pub fn syrk_leaf_kernel<F: Float>(
     #[comptime] op: GemmOp,
     #[comptime] layout: Layout,
     #[comptime] stage: LeafStage,
+    #[comptime] staged: bool,
     #[comptime] storage_sync: bool,
 ) {
     let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op);
-    gemm_vec_tile(a, a, w, &dims, &sa, &sb, &sc, &at, gcfg, op, layout);
-    // Uniform per cube.
-    if CUBE_POS_X == 0 {
-        if comptime!(storage_sync) {
-            sync_storage();
-        } else {
-            sync_cube();
+    let mut blk = Shared::<[F]>::new_slice(comptime!(lcfg.nb * (lcfg.nb + 1)));
+    if comptime!(staged) {
+        // Uniform per cube: the leaf's cube whose matrix has not failed yet.
+        let mut leaf = CUBE_POS_X == 0;
+        if comptime!(stage.factor) {
+            if leaf {
+                leaf = info[at.bidx] == 0;
+            }
         }
-        blocked_leaf_block(
-            a, w, inv, info, flags, &sl, &sl, &si, nt, d0, 0usize, at.bidx, lcfg, stage, true,
+        let mut acc = Array::<F>::new(comptime!(gcfg.tm * gcfg.tn));
+        let mut old = Array::<F>::new(comptime!(gcfg.tm * gcfg.tn));
+        // The C loads start with the first K window's: one cube per multiprocessor runs here
+        // anyway (the diagonal block's registers), so their registers cost no occupancy.
+        gemm_vec_acc(
+            a, a, w, &dims, &sa, &sb, &sc, &at, &mut acc, &mut old, gcfg, op, layout, true,
         );
+        let unit = UNIT_POS as usize;
+        let (uy, ux) = (unit / gcfg.units_x, unit % gcfg.units_x);
+        if leaf {
+            stage_block::<F>(&acc, &old, &mut blk, nt, uy, ux, gcfg, lcfg, op, stage);
+            sync_cube();
+            blocked_leaf_block(
+                a,
+                w,
+                inv,
+                info,
+                flags,
+                &mut blk,
+                &sl,
+                &sl,
+                &si,
+                nt,
+                d0,
+                0usize,
+                at.bidx,
+                lcfg,
+                stage,
+                BlockFrom::Staged,
+            );
+        } else {
+            let c_base = sc.offset + at.bidx * sc.bs;
+            put_tile(
+                w, c_base, &sc, &dims, &acc, &old, at.row0, at.col0, uy, ux, gcfg, op,
+            );
+        }
+    } else {
+        gemm_vec_tile(a, a, w, &dims, &sa, &sb, &sc, &at, gcfg, op, layout, false);
+        // Uniform per cube.
+        if CUBE_POS_X == 0 {
+            if comptime!(storage_sync) {
+                sync_storage();
+            } else {
+                sync_cube();
+            }
+            blocked_leaf_block(
+                a,
+                w,
+                inv,
+                info,
+                flags,
+                &mut blk,
+                &sl,
+                &sl,
+                &si,
+                nt,
+                d0,
+                0usize,
+                at.bidx,
+                lcfg,
+                stage,
+                BlockFrom::Dst,
+            );
+        }
+    }
+}
+
+/// The leaf's block from the tile's results (`op` applied to `acc` and the old values `old`)
+/// into `blk` as [`blocked_leaf_block`]'s loader lays it out: the lower triangle (not the
+/// diagonal for a unit-diagonal stage: ones there) at stride nb + 1, zeros above it, the
+/// identity past `nt`. The tile is the nb × nb block at the origin.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn stage_block<F: Float>(
+    acc: &Array<F>,
+    old: &Array<F>,
+    blk: &mut Shared<[F]>,
+    nt: usize,
+    uy: usize,
+    ux: usize,
+    #[comptime] gcfg: GemmConfig,
+    #[comptime] lcfg: BlockedLeafConfig,
+    #[comptime] op: GemmOp,
+    #[comptime] stage: LeafStage,
+) {
+    let (tm, tn, uy_n, ux_n) = comptime!((gcfg.tm, gcfg.tn, gcfg.units_y, gcfg.units_x));
+    let ld = comptime!(lcfg.nb + 1);
+    #[unroll(gcfg.unroll)]
+    for r in 0..tm {
+        let i = result_index(0usize, uy, r, uy_n, true);
+        #[unroll(gcfg.unroll)]
+        for s in 0..tn {
+            let k = result_index(0usize, ux, s, ux_n, true);
+            let mut x = acc[r * tn + s];
+            if comptime!(op.negate) {
+                x = -x;
+            }
+            if comptime!(op.accumulate) {
+                x += old[r * tn + s];
+            }
+            let mut v = F::new(0.0);
+            if i < nt {
+                if k < i || (k == i && !comptime!(stage.unit_diag)) {
+                    v = x;
+                } else if k == i {
+                    v = F::new(1.0);
+                }
+            } else if k == i {
+                v = F::new(1.0);
+            }
+            blk[i * ld + k] = v;
+        }
     }
 }
 
@@ -108,11 +226,12 @@ pub(crate) fn launch_syrk_leaf(
     // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
     // fit, checked above): loads guarded by the view sizes, stores by i < m, j ≤ i < m, C
     // (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading
-    // nb×nb block (tile_m = tile_n = nb); after a storage barrier (all units reach it:
-    // CUBE_POS_X is uniform) that cube alone reads the block back through `w` and runs the
-    // diagonal-block kernel's body on it, exactly as the standalone leaf launch does (its
-    // units equal to the GEMM's), writing only that block, its inverse slot (inside `inv`)
-    // and info[b].
+    // nb×nb block (tile_m = tile_n = nb); that cube alone (CUBE_POS_X and info[b] are uniform
+    // per cube, so all its units reach each barrier) takes the block — staged in shared
+    // memory behind a cube barrier, or read back through `w` behind a storage barrier — and
+    // runs the diagonal-block kernel's body on it, exactly as the standalone leaf launch
+    // does (its units equal to the GEMM's), writing only that block, its inverse slot
+    // (inside `inv`) and info[b].
     unsafe {
         syrk_leaf_kernel::launch_unchecked::<f32>(
             ctx.client,
@@ -136,6 +255,7 @@ pub(crate) fn launch_syrk_leaf(
             op,
             layout,
             stage,
+            ctx.launch.fused_staged(m),
             ctx.launch.hw().storage_sync,
         )
     };

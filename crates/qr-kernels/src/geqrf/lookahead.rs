@@ -147,6 +147,7 @@ pub fn lookahead_kernel<F: Float, X: Int>(
             gcfg,
             SUB_OP,
             AHEAD_LAYOUT,
+            false,
         );
     }
 }
