@@ -104,10 +104,11 @@ pub struct QrParams {
     /// cubes of at most 512 units whose panels leave half the multiprocessors to the update
     /// ([`QrLaunch::lookahead_panel`]). Needs the register panel kernel (`Some(true)` is
     /// refused without it). Default ([`LookAhead::Auto`]): only for a single matrix's grid
-    /// panels that take at most a quarter of the multiprocessors, where it was measured to
-    /// win (H200: geqrf 1 × 4096² 12.2 ms against 13.0; it lost at 1 × 8192²'s 63-cube
-    /// panels, 56.8 against 54.8, and at 32 × 512², 1.71 against 1.14; BENCHMARKS.md,
-    /// session 42).
+    /// panels that take at most a quarter of the multiprocessors, without outer blocks,
+    /// where it was measured to win (H200: geqrf 1 × 4096² 12.2 ms against 13.0; H100: 12.0
+    /// against 13.3). It lost at 1 × 8192² (outer blocks): with its 63-cube panels, H200 56.8
+    /// against 54.8; with panels of at most 33 cubes, H100 56.0 against 55.2; and at
+    /// 32 × 512², H200 1.71 against 1.14 (BENCHMARKS.md, session 42).
     pub lookahead: Option<bool>,
 }
 
@@ -371,7 +372,8 @@ pub enum LookAhead {
     Off,
     /// Wherever [`QrLaunch::lookahead_panel`] allows it.
     On,
-    /// Also only for one matrix's grid panels on at most a quarter of the multiprocessors.
+    /// Also only for one matrix's grid panels on at most a quarter of the multiprocessors,
+    /// without outer blocks.
     Auto,
 }
 
@@ -681,9 +683,10 @@ impl QrLaunch {
         // The panels' cubes leave at least half the multiprocessors to the update: where they
         // take (nearly) all, nothing runs beside them (H100: geqrf 8 × 2048², 128 grid cubes
         // of 132, 9.62 ms with look-ahead against 8.83 without; BENCHMARKS.md, session 41).
-        // By default a quarter, and only one matrix's grid panels ([`LookAhead::Auto`]).
+        // By default a quarter, only one matrix's grid panels, and no outer blocks
+        // ([`LookAhead::Auto`]).
         let share = match self.lookahead {
-            LookAhead::Auto if cubes < 2 || batch > 1 => return None,
+            LookAhead::Auto if cubes < 2 || batch > 1 || self.outer > 0 => return None,
             LookAhead::Auto => 4,
             _ => 2,
         };
