@@ -102,7 +102,9 @@ pub fn syrk_leaf_kernel<F: Float>(
         }
     } else {
         gemm_vec_tile(a, a, w, &dims, &sa, &sb, &sc, &at, gcfg, op, layout, false);
-        // Uniform per cube.
+        // Uniform per cube. (One call of the block's code after both branches changed the
+        // staged branch's SASS: its load phase 84 → 185 instructions; BENCHMARKS.md,
+        // session 42.)
         if CUBE_POS_X == 0 {
             if comptime!(storage_sync) {
                 sync_storage();

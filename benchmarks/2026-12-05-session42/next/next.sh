@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# For the next device session (prepared in session 42, whose final kernels are e6dac75's and
+# whose defaults are 33c8e6c's). Pack here first:
+#   TESTS="cholesky geqrf" BENCH=1 bash scripts/gpu-pack.sh      # ~5 min; 55 MiB in .gpu/
+# then on the GPU (device tool), two calls; a and b each carry two of the three binaries:
+#   a: carry [".gpu/bench.xz", ".gpu/cholesky_tests.xz", ".gpu/torch_anchor.py"]:
+#      bash benchmarks/2026-12-05-session42/next/next.sh a   # ~8 min
+#   b: carry [".gpu/bench.xz", ".gpu/geqrf_tests.xz"]:
+#      bash benchmarks/2026-12-05-session42/next/next.sh b   # ~5 min
+# a: (1) the two Cholesky tests that did not run on a GPU after the staged fused step came
+#        in (`gemm_views`, `triangular_solves`; session 42 ran the other 16 on an H100);
+#    (2) potrf with the staged default against `--potrf-staged off` on this card (session 42
+#        measured it on an H100 only), 1024 to 16384;
+#    (3) the cuSOLVER anchor for issue 3's and 4's rows on the new defaults.
+# b: the whole geqrf suite on the final tree (session 42 ran it on the H200 on 37d4be2's
+#    kernels; since then only the look-ahead default and the look-ahead kernel's GEMM call
+#    changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off.
+# Only a few files come back (the device tool caps their count): logs go to $OUT/*.log.
+cd "$(dirname "$0")/../../.."
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+R=$OUT/run.log; B=$OUT/bench.log; T=$OUT/tests.log
+bash scripts/gpu-run.sh none > /dev/null 2>&1   # unpack only
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
+if [ "${1:-a}" = a ]; then
+  timeout 200 /tmp/cholesky_tests --test-threads=2 gemm_views triangular_solves > $T 2>&1
+  echo "cholesky gemm_views + triangular_solves rc=$? t=$SECONDS" | tee -a $R
+  grep -E "^test |test result|panicked" $T | cut -c1-200 | tee -a $R
+  C="potrf 1x4096|potrf 1x1024|potrf 1x2048|potrf 1x8192|potrf 1x16384"
+  for s in default off default off; do
+    flag=(); [ $s = default ] || flag=(--potrf-staged off)
+    echo "== potrf staged $s" >> $B
+    timeout 60 /tmp/bench --filter "$C" --samples 5 "${flag[@]}" >> $B 2>&1
+    echo "potrf staged $s rc=$? t=$SECONDS" | tee -a $R
+    tail -6 $B | grep -E "^potrf" | cut -c1-60 | tee -a $R
+  done
+  F="potrf 1x4096|potrf 1x16384|geqrf 1x4096x4096|geqrf 32x512x512|geqrf 1x8192x8192|qr reduced 1x4096x4096|geqrf 8x2048x2048|geqrf 2x4096x4096"
+  [ $SECONDS -lt 380 ] && timeout 150 bash scripts/gpu-run.sh bench --filter "$F" --samples 5 > $OUT/anchor-run.log 2>&1
+  echo "bench+anchor rc=$? t=$SECONDS" | tee -a $R; tail -12 $OUT/anchor.log | tee -a $R
+else
+  timeout 300 /tmp/geqrf_tests --test-threads=1 > $T 2>&1
+  echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
+  grep -E "^test |test result|panicked" $T | cut -c1-200 | tee -a $R
+  for la in default off; do
+    flag=(); [ $la = default ] || flag=(--qr-lookahead off)
+    echo "== geqrf lookahead $la" >> $B
+    timeout 50 /tmp/bench --filter "geqrf 1x4096x4096|geqrf 1x8192x8192" --samples 5 "${flag[@]}" >> $B 2>&1
+    echo "geqrf lookahead $la rc=$? t=$SECONDS" | tee -a $R
+    tail -4 $B | grep -E "^geqrf" | cut -c1-60 | tee -a $R
+  done
+fi
+xz -T4 $T
