@@ -14,7 +14,8 @@
 #    (3) the cuSOLVER anchor for issue 3's and 4's rows on the new defaults.
 # b: the whole geqrf suite on the final tree (session 42 ran it on the H200 on 37d4be2's
 #    kernels; since then only the look-ahead default and the look-ahead kernel's GEMM call
-#    changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off.
+#    changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off
+#    and on.
 # Only a few files come back (the device tool caps their count): logs go to $OUT/*.log.
 cd "$(dirname "$0")/../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -40,8 +41,9 @@ else
   timeout 300 /tmp/geqrf_tests --test-threads=1 > $T 2>&1
   echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
   grep -E "^test |test result|panicked" $T | cut -c1-200 | tee -a $R
-  for la in default off; do
-    flag=(); [ $la = default ] || flag=(--qr-lookahead off)
+  # on: also the one-cube panels of the last 512 rows (and any batch), which Auto leaves out.
+  for la in default off on; do
+    flag=(); [ $la = default ] || flag=(--qr-lookahead $la)
     echo "== geqrf lookahead $la" >> $B
     timeout 50 /tmp/bench --filter "geqrf 1x4096x4096|geqrf 1x8192x8192" --samples 5 "${flag[@]}" >> $B 2>&1
     echo "geqrf lookahead $la rc=$? t=$SECONDS" | tee -a $R
