@@ -7,6 +7,7 @@
 #      bash benchmarks/2026-12-05-session42/next/next.sh a   # ~8 min
 #   b: carry [".gpu/bench.xz", ".gpu/geqrf_tests.xz"]:
 #      bash benchmarks/2026-12-05-session42/next/next.sh b   # ~5 min
+#   c: carry [".gpu/bench.xz"]:  ... next.sh c   # ncu of geqrf 1 × 4096², ~3 min
 # a: (1) the two Cholesky tests that did not run on a GPU after the staged fused step came
 #        in (`gemm_views`, `triangular_solves`; session 42 ran the other 16 on an H100);
 #    (2) potrf with the staged default against `--potrf-staged off` on this card (session 42
@@ -37,6 +38,17 @@ if [ "${1:-a}" = a ]; then
   F="potrf 1x4096|potrf 1x16384|geqrf 1x4096x4096|geqrf 32x512x512|geqrf 1x8192x8192|qr reduced 1x4096x4096|geqrf 8x2048x2048|geqrf 2x4096x4096"
   [ $SECONDS -lt 380 ] && timeout 150 bash scripts/gpu-run.sh bench --filter "$F" --samples 5 > $OUT/anchor-run.log 2>&1
   echo "bench+anchor rc=$? t=$SECONDS" | tee -a $R; tail -12 $OUT/anchor.log | tee -a $R
+elif [ "$1" = c ]; then
+  # Where geqrf 1 × 4096²'s time goes with look-ahead (the default): per kernel and cube
+  # shape, the first 600 launches (about one call: 128 steps of a product and a look-ahead
+  # launch, plus the tail's one-cube panels and updates). Decides whether the product
+  # W = Vᵀ·C is worth taking off the chain (issue 3's lead).
+  timeout 300 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+    -c 600 /tmp/bench --filter "geqrf 1x4096x4096" --samples 1 > $OUT/ncu-4096.log 2>&1
+  echo "ncu rc=$? t=$SECONDS" | tee -a $R
+  python3 scripts/ncu_sum.py $OUT/ncu-4096.log --by-grid | tee -a $R
+  xz -T4 $OUT/ncu-4096.log
+  touch $T
 else
   timeout 300 /tmp/geqrf_tests --test-threads=1 > $T 2>&1
   echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
