@@ -185,10 +185,11 @@ fn main() {
         }
         return;
     }
-    // `qahead [P] [NB] [GY] [grid ROWS]`: geqrf's look-ahead kernel (`geqrf/lookahead.rs`):
-    // the register panel kernel as `qpanel` builds it, after its rows of C −= U·W, in one
-    // launch with the update's GEMM tiles.
+    // `qahead [P] [NB] [GY] [grid ROWS] [strips]`: geqrf's look-ahead kernel
+    // (`geqrf/lookahead.rs`): the register panel kernel as `qpanel` builds it, after its rows
+    // of C −= U·W, in one launch with the update's GEMM tiles (`strips`: its column strips).
     if args.get(1).map(String::as_str) == Some("qahead") {
+        let strips = args.iter().any(|a| a == "strips");
         use qr_kernels::geqrf::{AheadLaunch, RegPanelConfig, ahead_tiles, lookahead_kernel};
         let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
         let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
@@ -219,6 +220,7 @@ fn main() {
                     arg(),
                     arg(),
                     arg(),
+                    arg(),
                     strides(),
                     0,
                     nb,
@@ -235,6 +237,7 @@ fn main() {
                     strides(),
                     cfg,
                     gcfg,
+                    strips,
                 ))
             };
         }

@@ -15,8 +15,9 @@
 #    (3) the cuSOLVER anchor for issue 3's and 4's rows on the new defaults.
 # b: the whole geqrf suite on the final tree (session 42 ran it on the H200 on 37d4be2's
 #    kernels; since then only the look-ahead default and the look-ahead kernel's GEMM call
-#    changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off
-#    and on.
+#    changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off,
+#    on and strips (`QrParams::lookahead_strips`, new in session 42, only tested on lavapipe:
+#    the `lookahead` test in this suite runs it on the GPU first).
 # Only a few files come back (the device tool caps their count): logs go to $OUT/*.log.
 cd "$(dirname "$0")/../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -48,13 +49,22 @@ elif [ "$1" = c ]; then
   echo "ncu rc=$? t=$SECONDS" | tee -a $R
   python3 scripts/ncu_sum.py $OUT/ncu-4096.log --by-grid | tee -a $R
   xz -T4 $OUT/ncu-4096.log
+  # The same with the strip update (`--qr-lookahead strips`).
+  timeout 200 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+    -c 600 /tmp/bench --filter "geqrf 1x4096x4096" --samples 1 --qr-lookahead strips \
+    > $OUT/ncu-4096-strips.log 2>&1
+  echo "ncu strips rc=$? t=$SECONDS" | tee -a $R
+  python3 scripts/ncu_sum.py $OUT/ncu-4096-strips.log --by-grid | tee -a $R
+  xz -T4 $OUT/ncu-4096-strips.log
   touch $T
 else
   timeout 300 /tmp/geqrf_tests --test-threads=1 > $T 2>&1
   echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
   grep -E "^test |test result|panicked" $T | cut -c1-200 | tee -a $R
-  # on: also the one-cube panels of the last 512 rows (and any batch), which Auto leaves out.
-  for la in default off on; do
+  # on: also the one-cube panels of the last 512 rows (and any batch), which Auto leaves out;
+  # strips: as on, the rest updated in column strips that form their own W (the product
+  # launch before each step covers only the next panel's columns; unmeasured so far).
+  for la in default off on strips; do
     flag=(); [ $la = default ] || flag=(--qr-lookahead $la)
     echo "== geqrf lookahead $la" >> $B
     timeout 50 /tmp/bench --filter "geqrf 1x4096x4096|geqrf 1x8192x8192" --samples 5 "${flag[@]}" >> $B 2>&1

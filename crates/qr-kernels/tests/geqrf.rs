@@ -972,7 +972,8 @@ pub fn grid_panels(client: &Client) {
 /// the gates on shapes whose steps take it — ragged last panels, a one-column last panel,
 /// m < n, next panels of a few rows, panel widths 8, 16, 32 and 64, batches, outer blocks,
 /// one-cube panels and (where grids run) grid panels — and on every hard
-/// class; H and τ of the same panels without look-ahead up to rounding; a NaN reported.
+/// class; H and τ of the same panels without look-ahead up to rounding; a NaN reported. The
+/// same with the rest updated in column strips (`QrParams::lookahead_strips`).
 pub fn lookahead(client: &Client) {
     let hw = Hardware::of(client);
     let la = |panel: usize, rows: usize, grid: usize| QrParams {
@@ -1013,7 +1014,7 @@ pub fn lookahead(client: &Client) {
     // Devices with little shared memory (lavapipe: 32 KiB) cannot hold some panels together
     // with the update's tiles: those steps go without look-ahead.
     let roomy = hw.max_shared_bytes >= 64 * 1024;
-    let mut ahead = 0;
+    let (mut ahead, mut in_strips) = (0, 0);
     for &(batch, m, n, panel, rows, grid) in &cases {
         let params = la(panel, rows, grid);
         let l = QrLaunch::new(&hw, &params, batch, m).expect("look-ahead launch");
@@ -1034,8 +1035,24 @@ pub fn lookahead(client: &Client) {
         };
         let x = geqrf_host(client, &a, &[batch, m, n], &off).expect("without look-ahead");
         assert_same_factors(&x, &y);
+        // The rest in column strips, each forming its own part of W.
+        let strips = QrParams {
+            lookahead_strips: Some(true),
+            ..params
+        };
+        let ls = QrLaunch::new(&hw, &strips, batch, m).expect("strip launch");
+        if ls.lookahead_panel(m - panel, n, batch).is_some() {
+            in_strips += 1;
+        }
+        let z = geqrf_host(client, &a, &[batch, m, n], &strips).expect("strips");
+        check_geqrf(client, &a, &z, &strips, &format!("{what}, strips"));
+        assert_same_factors(&x, &z);
     }
     assert!(ahead >= 3, "only {ahead} cases looked ahead");
+    assert!(
+        in_strips >= 3,
+        "only {in_strips} cases looked ahead in strips"
+    );
     // Cubes of 1024 units (64 columns, 16 row groups) take none.
     let l = QrLaunch::new(&hw, &la(64, 16, 0), 1, 264).expect("launch");
     if let Some(cfg) = l.panel_regs(200, true, true) {
@@ -1063,6 +1080,12 @@ pub fn lookahead(client: &Client) {
     let a = batch_of(&classes, m, n, 41);
     let out = geqrf_host(client, &a, &[classes.len(), m, n], &params).expect("geqrf");
     check_geqrf(client, &a, &out, &params, "look-ahead, classes");
+    let strips = QrParams {
+        lookahead_strips: Some(true),
+        ..params
+    };
+    let out = geqrf_host(client, &a, &[classes.len(), m, n], &strips).expect("geqrf");
+    check_geqrf(client, &a, &out, &strips, "look-ahead in strips, classes");
     let mut bad = a.clone();
     bad[m * n + (m - 1) * n + 40] = f32::NAN;
     match geqrf_host(client, &bad, &[classes.len(), m, n], &params) {

@@ -1,5 +1,5 @@
 //! Knobs of the blocked QR ops and the one hardware check.
-use super::lookahead::ahead_tiles;
+use super::lookahead::{STRIP, ahead_tiles};
 use super::recon::ReconConfig;
 use crate::tsqr::TsqrParams;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
@@ -110,6 +110,11 @@ pub struct QrParams {
     /// against 54.8; with panels of at most 33 cubes, H100 56.0 against 55.2; and at
     /// 32 × 512², H200 1.71 against 1.14 (BENCHMARKS.md, session 42).
     pub lookahead: Option<bool>,
+    /// Look-ahead steps update the rest in column strips ([`super::lookahead::STRIP`]
+    /// columns over all rows), each cube forming its own part of W = Vᵀ·C, so the product
+    /// launch before the step covers only the next panel's columns
+    /// ([`super::lookahead::strip_update`]). Default off: not yet measured.
+    pub lookahead_strips: Option<bool>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -411,6 +416,8 @@ pub struct QrLaunch {
     pub split_matrices: usize,
     /// [`QrParams::lookahead`].
     pub lookahead: LookAhead,
+    /// [`QrParams::lookahead_strips`].
+    pub strips: bool,
     pub hw: Hardware,
 }
 
@@ -578,6 +585,7 @@ impl QrLaunch {
         let launch = Self {
             regs,
             lookahead,
+            strips: params.lookahead_strips.unwrap_or(false),
             outer,
             grid_rows,
             grid_from: if params.panel_grid.is_some() {
@@ -699,8 +707,14 @@ impl QrLaunch {
         // One 1-D launch: the panels' cubes and every matrix's tiles of an update of up to p +
         // nb rows (this panel's rows and the ones above it) by `cols` columns.
         let tiles = (p + self.nb).div_ceil(gcfg.tile_m()) * cols.div_ceil(gcfg.tile_n()).max(1);
+        let (update_bytes, tiles) = if self.strips {
+            let strips = cols.div_ceil(STRIP).max(1);
+            (4 * cfg.gy * cfg.nb * STRIP, strips)
+        } else {
+            (gcfg.shared_bytes(), tiles)
+        };
         let fits = GemmLaunch::with_config(&self.hw, gcfg).is_some()
-            && cfg.shared_bytes() + gcfg.shared_bytes() <= self.hw.max_shared_bytes
+            && cfg.shared_bytes() + update_bytes <= self.hw.max_shared_bytes
             && (cubes + tiles) * batch.max(1) <= self.hw.max_cube_count.0 as usize;
         fits.then_some((cfg, cubes, gcfg))
     }

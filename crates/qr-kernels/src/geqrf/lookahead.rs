@@ -12,7 +12,11 @@
 //!   of panel k + 1 to the other buffer pair;
 //! - the other cubes are the tiles of C_rest −= U·W_rest on the vector SIMT GEMM
 //!   ([`gemm_vec_tile`]; f32, the same kernel as the update without look-ahead, with tiles
-//!   of the panel's unit count).
+//!   of the panel's unit count); or, with strips ([`super::QrParams::lookahead_strips`]),
+//!   column strips of [`STRIP`] columns of C_rest over all its rows, each cube forming its
+//!   own W_s = Vᵀ·C_s and then C_s −= U·W_s ([`strip_update`]), so that W = Vᵀ·C before the
+//!   launch covers only the next panel's columns and the product of the rest leaves the
+//!   chain of launches.
 //!
 //! The panel — a chain of w column steps on G multiprocessors — runs beside the update on the
 //! others, and one launch per step leaves the chain. The device starts a launch's cubes in
@@ -69,11 +73,16 @@ pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
     })
 }
 
+/// Columns of C_rest per cube of the strip update ([`strip_update`]).
+pub const STRIP: usize = 16;
+
 /// Panel k + 1 (cube x < pcubes·batch: cube x % pcubes of matrix x / pcubes; arguments as
 /// [`super::panel_regs_kernel`]'s, `h` its view `sh`) after its rows of C −= U·W, and
 /// C_rest −= U·W_rest (cube x ≥ pcubes·batch: tile t % tiles of matrix t / tiles, t = x −
 /// pcubes·batch, tiles per matrix from `dims`; `sa`: U, `sb`: W_rest, `sc`: C_rest, a view of
-/// `h` disjoint from the panel and the rows above it).
+/// `h` disjoint from the panel and the rows above it). With `strips`, tile t is strip t of
+/// [`STRIP`] columns of C_rest (`dims.tiles_n` per matrix, `dims.m` rows, `dims.n` columns),
+/// W_rest formed from V (`v_prev`, laid out as U) and not read.
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
 pub fn lookahead_kernel<F: Float, X: Int>(
@@ -84,6 +93,7 @@ pub fn lookahead_kernel<F: Float, X: Int>(
     xv: &[Atomic<X>],
     status: &[Atomic<u32>],
     u_prev: &[F],
+    v_prev: &[F],
     wk: &[F],
     sh: Strides,
     tau_off: usize,
@@ -101,6 +111,7 @@ pub fn lookahead_kernel<F: Float, X: Int>(
     sc: Strides,
     #[comptime] cfg: RegPanelConfig,
     #[comptime] gcfg: GemmConfig,
+    #[comptime] strips: bool,
 ) {
     // A 1-D launch: the panels' cubes of every matrix first (matrix-major), then the tiles.
     let cube = CUBE_POS_X as usize;
@@ -116,6 +127,25 @@ pub fn lookahead_kernel<F: Float, X: Int>(
         panel_regs_body::<F, X>(
             &mut a, h, tau, v_out, u_out, xv, status, &sh, tau_off, tau_bs, vu_bs, p, w, e0, gmax,
             &pos, cfg,
+        );
+    } else if comptime!(strips) {
+        let t = cube - panels;
+        let bidx = t / dims.tiles_n;
+        // Uniform per cube: leave before any barrier.
+        if bidx >= batch {
+            terminate!();
+        }
+        strip_update::<F>(
+            h,
+            v_prev,
+            u_prev,
+            &sc,
+            &ah,
+            dims.m,
+            dims.n,
+            bidx,
+            t % dims.tiles_n,
+            cfg,
         );
     } else {
         let tm = comptime!(gcfg.tile_m());
@@ -149,6 +179,147 @@ pub fn lookahead_kernel<F: Float, X: Int>(
             AHEAD_LAYOUT,
             false,
         );
+    }
+}
+
+/// Strip `s` of C_rest (view `sc` of matrix `bidx`: columns s·STRIP … of `n`, rows 0 … p − 1)
+/// by the whole cube: W_s = Vᵀ·C_s (kk × STRIP), then C_s −= U·W_s, with V and U p × kk at
+/// row stride nb from `bidx·u_bs` (columns past kk are not read).
+///
+/// The product: unit (kg, lb, jb) = (unit / nb, (unit % nb) / (STRIP/4), unit % (STRIP/4))
+/// sums rows kg, kg + gy, … of the 4 × 4 block (rows 4·lb, columns 4·jb) of W_s; the gy
+/// partial sums meet in shared memory. The update: unit (rg, jg) = (unit / (STRIP/4),
+/// unit % (STRIP/4)) takes 4 × 4 blocks (rows 4·rg + i of each pass of 4·units/(STRIP/4)
+/// rows, columns 4·jg + j), K = kk in l order.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn strip_update<F: Float>(
+    h: &mut [F],
+    v: &[F],
+    u: &[F],
+    sc: &Strides,
+    ah: &Ahead,
+    p: usize,
+    n: usize,
+    bidx: usize,
+    s: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let units = comptime!(cfg.units());
+    let jn = comptime!(STRIP / 4);
+    let wlen = comptime!(cfg.nb * STRIP);
+    let unit = UNIT_POS as usize;
+    let kk = ah.kk;
+    let col0 = s * STRIP;
+    let cbase = sc.offset + bidx * sc.bs + col0 * sc.cs;
+    let vbase = bidx * ah.u_bs;
+    // gy slices of nb × STRIP partial sums; slice 0 ends as W_s.
+    let mut part = Shared::<[F]>::new_slice(comptime!(cfg.gy * cfg.nb * STRIP));
+
+    let kg = unit / nb;
+    let lb = (unit % nb) / jn;
+    let jb = unit % jn;
+    let mut acc = Array::<F>::new(16usize);
+    #[unroll]
+    for e in 0..16 {
+        acc[e] = F::new(0.0);
+    }
+    let mut r = kg;
+    while r < p {
+        let mut vr = Array::<F>::new(4usize);
+        let mut cr = Array::<F>::new(4usize);
+        #[unroll]
+        for i in 0..4 {
+            let l = lb * 4 + i;
+            let mut x = F::new(0.0);
+            if l < kk {
+                x = v[vbase + r * nb + l];
+            }
+            vr[i] = x;
+            let j = jb * 4 + i;
+            let mut y = F::new(0.0);
+            if col0 + j < n {
+                y = h[cbase + r * sc.rs + j * sc.cs];
+            }
+            cr[i] = y;
+        }
+        #[unroll]
+        for i in 0..4 {
+            #[unroll]
+            for j in 0..4 {
+                acc[i * 4 + j] = fma(vr[i], cr[j], acc[i * 4 + j]);
+            }
+        }
+        r += gy;
+    }
+    #[unroll]
+    for i in 0..4 {
+        #[unroll]
+        for j in 0..4 {
+            part[kg * wlen + (lb * 4 + i) * STRIP + jb * 4 + j] = acc[i * 4 + j];
+        }
+    }
+    sync_cube();
+    #[unroll]
+    for q in 0..comptime!((cfg.nb * STRIP).div_ceil(cfg.units())) {
+        let e = unit + q * units;
+        if e < wlen {
+            let mut sum = part[e];
+            #[unroll]
+            for g in 1..gy {
+                sum += part[g * wlen + e];
+            }
+            part[e] = sum;
+        }
+    }
+    sync_cube();
+
+    let rg = unit / jn;
+    let jg = unit % jn;
+    let pass = comptime!(cfg.units() / (STRIP / 4) * 4);
+    let mut base = 0usize;
+    while base < p {
+        #[unroll]
+        for e in 0..16 {
+            acc[e] = F::new(0.0);
+        }
+        #[unroll]
+        for l in 0..nb {
+            if l < kk {
+                let mut ur = Array::<F>::new(4usize);
+                #[unroll]
+                for i in 0..4 {
+                    let r = base + rg * 4 + i;
+                    let mut x = F::new(0.0);
+                    if r < p {
+                        x = u[vbase + r * nb + l];
+                    }
+                    ur[i] = x;
+                }
+                #[unroll]
+                for j in 0..4 {
+                    let wv = part[l * STRIP + jg * 4 + j];
+                    #[unroll]
+                    for i in 0..4 {
+                        acc[i * 4 + j] = fma(ur[i], wv, acc[i * 4 + j]);
+                    }
+                }
+            }
+        }
+        #[unroll]
+        for i in 0..4 {
+            let r = base + rg * 4 + i;
+            #[unroll]
+            for j in 0..4 {
+                if r < p && col0 + jg * 4 + j < n {
+                    let at = cbase + r * sc.rs + (jg * 4 + j) * sc.cs;
+                    h[at] -= acc[i * 4 + j];
+                }
+            }
+        }
+        base += pass;
     }
 }
 

@@ -4,7 +4,7 @@
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
 use super::config::{LookAhead, MAX_SPLITS, MIN_CHUNK, PanelConfig, RegPanelConfig};
-use super::lookahead::{AheadLaunch, lookahead_kernel};
+use super::lookahead::{AheadLaunch, STRIP, lookahead_kernel};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
 use super::recon::{recon_rows_kernel, recon_top_kernel, recon_top_rows_kernel};
@@ -227,16 +227,29 @@ impl Reflectors {
         debug_assert_eq!(plan.cfg.units(), plan.gcfg.units());
         let AheadPlan { cfg, cubes, gcfg } = plan;
         let (v, u) = self.current(ctx, p, w);
-        let wk = self.update.product(ctx, v, c);
+        let strips = ctx.launch.strips;
+        // With strips, W only for the next panel's columns: the strips form the rest's.
+        let wk = if strips {
+            self.update
+                .product(ctx, v, c.with_view(c.view.block(0, 0, p, w2)))
+        } else {
+            self.update.product(ctx, v, c)
+        };
         let panel = c.with_view(c.view.block(w, 0, p - w, w2));
         let rest = c.view.block(0, w2, p, n2 - w2);
-        let wrest = wk.view.block(0, w2, w, n2 - w2);
         let n = n2 - w2;
-        let tiles_n = n.div_ceil(gcfg.tile_n()).max(1);
-        let tiles = if n == 0 {
-            0
+        let wrest = if strips {
+            wk.view
         } else {
-            p.div_ceil(gcfg.tile_m()) * tiles_n
+            wk.view.block(0, w2, w, n)
+        };
+        let (tiles_n, tiles) = match (strips, n) {
+            (_, 0) => (1, 0),
+            (true, _) => (n.div_ceil(STRIP), n.div_ceil(STRIP)),
+            (false, _) => {
+                let tiles_n = n.div_ceil(gcfg.tile_n());
+                (tiles_n, p.div_ceil(gcfg.tile_m()) * tiles_n)
+            }
         };
         let count = CubeCount::Static(((cubes + tiles) * ctx.batch.max(1)) as u32, 1, 1);
         let dim = CubeDim::new_1d(cfg.units() as u32);
@@ -258,7 +271,9 @@ impl Reflectors {
         // in its w2 columns, which no other cube touches. The others are the vector GEMM's
         // tiles (`GemmLaunch::launch`'s contract), tile t % tiles of matrix t / tiles < batch:
         // C_rest = rows < p, columns ≥ w2 of C, disjoint from the panel, the rows above it
-        // and from U and W (workspace). Every branch around a barrier is uniform per cube (x
+        // and from U and W (workspace); or, with strips, strip t % tiles of matrix t / tiles
+        // < batch, columns [w2 + STRIP·s, w2 + STRIP·(s + 1)) ∩ [w2, n2) of C's rows < p
+        // (each cube its own columns; reads of V and U rows < p, columns < w ≤ nb). Every branch around a barrier is uniform per cube (x
         // against cubes·batch, the batch exit), and the grid's waits end (the panels' cubes
         // come first in the launch and fit the multiprocessors together; else the bounded
         // polls).
@@ -275,6 +290,7 @@ impl Reflectors {
                     BufferArg::from_raw_parts($words.0.clone(), $words.1),
                     BufferArg::from_raw_parts($status.0.clone(), $status.1),
                     BufferArg::from_raw_parts(u.handle.clone(), u.len),
+                    BufferArg::from_raw_parts(v.handle.clone(), v.len),
                     BufferArg::from_raw_parts(wk.handle.clone(), wk.len),
                     panel.view.launch_arg(),
                     tau.offset,
@@ -292,6 +308,7 @@ impl Reflectors {
                     rest.launch_arg(),
                     cfg,
                     gcfg,
+                    strips,
                 )
             };
         }
