@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# For the next device session (prepared in session 42, whose final kernels are e6dac75's and
-# whose defaults are 33c8e6c's). Pack here first:
+# For the next device session (prepared in session 42: its final kernels are 7838051's, the
+# strip update the last of them; its defaults are 33c8e6c's). Pack here first:
 #   TESTS="cholesky geqrf" BENCH=1 bash scripts/gpu-pack.sh      # ~5 min; 55 MiB in .gpu/
-# then on the GPU (device tool), two calls; a and b each carry two of the three binaries:
+# then on the GPU (device tool), three calls; a and b each carry two of the three binaries, c only the bench:
 #   a: carry [".gpu/bench.xz", ".gpu/cholesky_tests.xz", ".gpu/torch_anchor.py"]:
 #      bash benchmarks/2026-12-05-session42/next/next.sh a   # ~8 min
 #   b: carry [".gpu/bench.xz", ".gpu/geqrf_tests.xz"]:
@@ -58,13 +58,14 @@ elif [ "$1" = c ]; then
   xz -T4 $OUT/ncu-4096-strips.log
   touch $T
 else
-  timeout 300 /tmp/geqrf_tests --test-threads=1 > $T 2>&1
+  timeout 330 /tmp/geqrf_tests --test-threads=1 > $T 2>&1
   echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
   grep -E "^test |test result|panicked" $T | cut -c1-200 | tee -a $R
   # on: also the one-cube panels of the last 512 rows (and any batch), which Auto leaves out;
   # strips: as on, the rest updated in column strips that form their own W (the product
   # launch before each step covers only the next panel's columns; unmeasured so far).
   for la in default off on strips; do
+    [ $SECONDS -lt 540 ] || break
     flag=(); [ $la = default ] || flag=(--qr-lookahead $la)
     echo "== geqrf lookahead $la" >> $B
     timeout 50 /tmp/bench --filter "geqrf 1x4096x4096|geqrf 1x8192x8192" --samples 5 "${flag[@]}" >> $B 2>&1

@@ -208,8 +208,9 @@ impl Reflectors {
 
     /// C −= U·(Vᵀ·C) for the w reflectors of the last panel and C a p × n2 view, with the next
     /// panel — C's first w2 columns below its first w rows (p − w rows) — factored in the
-    /// launch that updates the rest, as `plan` says ([`super::lookahead`]); τ of that panel
-    /// into `tau`. Its V and U are then the current ones.
+    /// launch that updates the rest, as `plan` says ([`super::lookahead`]; with strips, Vᵀ·C
+    /// is formed first only for those w2 columns); τ of that panel into `tau`. Its V and U
+    /// are then the current ones.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn apply_ahead(
         &mut self,
@@ -273,10 +274,10 @@ impl Reflectors {
         // C_rest = rows < p, columns ≥ w2 of C, disjoint from the panel, the rows above it
         // and from U and W (workspace); or, with strips, strip t % tiles of matrix t / tiles
         // < batch, columns [w2 + STRIP·s, w2 + STRIP·(s + 1)) ∩ [w2, n2) of C's rows < p
-        // (each cube its own columns; reads of V and U rows < p, columns < w ≤ nb). Every branch around a barrier is uniform per cube (x
-        // against cubes·batch, the batch exit), and the grid's waits end (the panels' cubes
-        // come first in the launch and fit the multiprocessors together; else the bounded
-        // polls).
+        // (each cube its own columns; reads of V and U rows < p, columns < w ≤ nb). Every
+        // branch around a barrier is uniform per cube (x against cubes·batch, the batch
+        // exit), and the grid's waits end (the panels' cubes come first in the launch and fit
+        // the multiprocessors together; else the bounded polls).
         macro_rules! launch {
             ($x:ty, $words:expr, $status:expr, $e0:expr, $gmax:expr) => {
                 lookahead_kernel::launch_unchecked::<f32, $x>(
