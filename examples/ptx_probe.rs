@@ -91,11 +91,14 @@ fn main() {
         ));
         return;
     }
-    // `fused [M]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at the H200's
-    // defaults (leaf 64, 256 units) for an update of M rows (default 4032, potrf 4096's first
-    // step: not staged; 2048 or fewer: staged).
+    // `fused [M] [staged] [late]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // the H200's defaults (leaf 64, 256 units) for an update of M rows (default 4032, potrf
+    // 4096's first step: not staged; 2048 or fewer: staged); `staged`: staged at any M;
+    // `late`: staged with C loaded after the product.
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
+        let late = args.iter().any(|a| a == "late");
+        let staged = late || args.iter().any(|a| a == "staged");
         use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let launch =
@@ -128,7 +131,8 @@ fn main() {
                 b_col_major: true,
             },
             SYRK_LEAF_STAGE,
-            launch.fused_staged(m),
+            staged || launch.fused_staged(m),
+            !late,
             true,
         ));
         return;

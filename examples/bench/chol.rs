@@ -55,15 +55,19 @@ pub struct Bench<'a> {
     /// The Cholesky rows' fused steps staged or not (`--potrf-staged on|off`; `None`: the
     /// default).
     pub chol_staged: Option<bool>,
+    /// Staged fused steps load C with the product's first loads or after it
+    /// (`--potrf-c-first on|off`; `None`: the default).
+    pub chol_c_first: Option<bool>,
 }
 
 impl Bench<'_> {
-    /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel and
-    /// `--potrf-staged`.
+    /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
+    /// `--potrf-staged` and `--potrf-c-first`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
             fused_staged: self.chol_staged,
+            fused_c_first: self.chol_c_first,
             ..CholeskyParams::default()
         }
     }

@@ -53,6 +53,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged up to FUSED_SHARED_FROM rows)
+      [--potrf-c-first on|off] (staged fused steps load C with the product's first loads, or after it; default on)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -363,6 +364,7 @@ fn main() {
                 gemm_kernel: None,
                 chol_big_gemm: None,
                 chol_staged: None,
+                chol_c_first: None,
             });
             return;
         }
@@ -496,6 +498,11 @@ fn main() {
             "on" => true,
             "off" => false,
             _ => panic!("--potrf-staged: on or off"),
+        }),
+        chol_c_first: args.get("potrf-c-first").map(|v| match v {
+            "on" => true,
+            "off" => false,
+            _ => panic!("--potrf-c-first: on or off"),
         }),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# For the next device session (prepared in session 42: its final kernels are 7838051's, the
-# strip update the last of them; its defaults are 33c8e6c's). Pack here first:
+# For the next device session (prepared in session 42: its last kernel changes are the strip
+# update (7838051) and `fused_c_first` (the commit that adds it); its defaults are
+# 33c8e6c's). Pack here first:
 #   TESTS="cholesky geqrf" BENCH=1 bash scripts/gpu-pack.sh      # ~5 min; 55 MiB in .gpu/
-# then on the GPU (device tool), three calls; a and b each carry two of the three binaries, c only the bench:
+# then on the GPU (device tool), four calls; a and b each carry two of the three binaries, c and d
+# only the bench:
 #   a: carry [".gpu/bench.xz", ".gpu/cholesky_tests.xz", ".gpu/torch_anchor.py"]:
-#      bash benchmarks/2026-12-05-session42/next/next.sh a   # ~8 min
+#      bash benchmarks/2026-12-05-session42/next/next.sh a   # ~6 min
 #   b: carry [".gpu/bench.xz", ".gpu/geqrf_tests.xz"]:
 #      bash benchmarks/2026-12-05-session42/next/next.sh b   # ~5 min
 #   c: carry [".gpu/bench.xz"]:  ... next.sh c   # ncu of geqrf 1 × 4096², ~3 min
+#   d: carry [".gpu/bench.xz"]:  ... next.sh d   # potrf's fused-step variants, ~4 min
 # a: (1) the two Cholesky tests that did not run on a GPU after the staged fused step came
-#        in (`gemm_views`, `triangular_solves`; session 42 ran the other 16 on an H100);
-#    (2) potrf with the staged default against `--potrf-staged off` on this card (session 42
-#        measured it on an H100 only), 1024 to 16384;
-#    (3) the cuSOLVER anchor for issue 3's and 4's rows on the new defaults.
+#        in (`gemm_views`, `triangular_solves`; session 42 ran the other 16 on an H100),
+#        and `fused_syrk_leaf` (its late-C variant is new);
+#    (2) the cuSOLVER anchor for issue 3's and 4's rows on the new defaults.
+# d: potrf with the staged default against `--potrf-staged off` on this card (session 42
+#    measured it on an H100 only), 1024 to 16384, and staged with C after the product
+#    (`--potrf-c-first off`, new in session 42, unmeasured).
 # b: the whole geqrf suite on the final tree (session 42 ran it on the H200 on 37d4be2's
 #    kernels; since then only the look-ahead default and the look-ahead kernel's GEMM call
 #    changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off,
@@ -25,20 +30,32 @@ R=$OUT/run.log; B=$OUT/bench.log; T=$OUT/tests.log
 bash scripts/gpu-run.sh none > /dev/null 2>&1   # unpack only
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
 if [ "${1:-a}" = a ]; then
-  timeout 200 /tmp/cholesky_tests --test-threads=2 gemm_views triangular_solves > $T 2>&1
-  echo "cholesky gemm_views + triangular_solves rc=$? t=$SECONDS" | tee -a $R
+  timeout 250 /tmp/cholesky_tests --test-threads=3 gemm_views triangular_solves fused_syrk_leaf > $T 2>&1
+  echo "cholesky gemm_views + triangular_solves + fused_syrk_leaf rc=$? t=$SECONDS" | tee -a $R
   grep -E "^test |test result|panicked" $T | cut -c1-200 | tee -a $R
+  F="potrf 1x4096|potrf 1x16384|geqrf 1x4096x4096|geqrf 32x512x512|geqrf 1x8192x8192|qr reduced 1x4096x4096|geqrf 8x2048x2048|geqrf 2x4096x4096"
+  [ $SECONDS -lt 420 ] && timeout 150 bash scripts/gpu-run.sh bench --filter "$F" --samples 5 > $OUT/anchor-run.log 2>&1
+  echo "bench+anchor rc=$? t=$SECONDS" | tee -a $R; tail -12 $OUT/anchor.log | tee -a $R
+elif [ "$1" = d ]; then
+  # potrf's fused steps: default (staged up to 2048 rows, C loaded early), never staged
+  # (off), staged everywhere with C loaded after the product (late: 128 registers at 4032
+  # rows locally, against 178 staged with early C and 128 unstaged, so two cubes per
+  # multiprocessor may stay), and the default's staging with late C.
   C="potrf 1x4096|potrf 1x1024|potrf 1x2048|potrf 1x8192|potrf 1x16384"
-  for s in default off default off; do
-    flag=(); [ $s = default ] || flag=(--potrf-staged off)
-    echo "== potrf staged $s" >> $B
+  for s in default off late default-late default off late; do
+    [ $SECONDS -lt 520 ] || break
+    case $s in
+      default) flag=() ;;
+      off) flag=(--potrf-staged off) ;;
+      late) flag=(--potrf-staged on --potrf-c-first off) ;;
+      default-late) flag=(--potrf-c-first off) ;;
+    esac
+    echo "== potrf $s" >> $B
     timeout 60 /tmp/bench --filter "$C" --samples 5 "${flag[@]}" >> $B 2>&1
-    echo "potrf staged $s rc=$? t=$SECONDS" | tee -a $R
+    echo "potrf $s rc=$? t=$SECONDS" | tee -a $R
     tail -6 $B | grep -E "^potrf" | cut -c1-60 | tee -a $R
   done
-  F="potrf 1x4096|potrf 1x16384|geqrf 1x4096x4096|geqrf 32x512x512|geqrf 1x8192x8192|qr reduced 1x4096x4096|geqrf 8x2048x2048|geqrf 2x4096x4096"
-  [ $SECONDS -lt 380 ] && timeout 150 bash scripts/gpu-run.sh bench --filter "$F" --samples 5 > $OUT/anchor-run.log 2>&1
-  echo "bench+anchor rc=$? t=$SECONDS" | tee -a $R; tail -12 $OUT/anchor.log | tee -a $R
+  touch $T
 elif [ "$1" = c ]; then
   # Where geqrf 1 × 4096²'s time goes with look-ahead (the default): per kernel and cube
   # shape, the first 600 launches (about one call: 128 steps of a product and a look-ahead

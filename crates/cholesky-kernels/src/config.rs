@@ -157,6 +157,12 @@ pub struct CholeskyParams {
     /// always staged: potrf 1024 0.518 / 0.451 / 0.447 ms, 2048 1.046 / 0.896 / 0.896, 4096
     /// 2.563 / 2.400 / 2.754, 8192 8.155 / 7.849 / 8.490; BENCHMARKS.md, session 42).
     pub fused_staged: Option<bool>,
+    /// In staged fused steps, every cube issues its tile's C loads with the product's first
+    /// loads (else after the product, as the plain GEMM). Default on: measured only so
+    /// (`fused_staged`'s numbers); off is the experiment for updates of more than
+    /// [`FUSED_SHARED_FROM`] rows, where the early loads may cost a second cube per
+    /// multiprocessor.
+    pub fused_c_first: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
@@ -686,6 +692,8 @@ pub struct CholeskyLaunch {
     pub fuse_leaf: Option<bool>,
     /// `None`: staged up to [`FUSED_SHARED_FROM`] rows ([`CholeskyLaunch::fused_staged`]).
     pub fused_staged: Option<bool>,
+    /// [`CholeskyParams::fused_c_first`].
+    pub fused_c_first: bool,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -804,6 +812,7 @@ impl CholeskyLaunch {
             trsv,
             fuse_leaf: params.fuse_leaf,
             fused_staged: params.fused_staged,
+            fused_c_first: params.fused_c_first.unwrap_or(true),
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),

@@ -203,6 +203,11 @@ pub fn fused_syrk_leaf(client: &Client) {
         fused_staged: Some(false),
         ..fused
     };
+    // Staged with C loaded after the product.
+    let staged_late = CholeskyParams {
+        fused_c_first: Some(false),
+        ..staged
+    };
     assert!(launch.fused_staged(FUSED_SHARED_FROM));
     assert!(!launch.fused_staged(FUSED_SHARED_FROM + 1));
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
@@ -216,6 +221,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("no look-ahead", no_lookahead),
         ("staged", staged),
         ("not staged", not_staged),
+        ("staged, C late", staged_late),
     ]
     .into_iter()
     .filter(|(_, p)| {
@@ -243,7 +249,11 @@ pub fn fused_syrk_leaf(client: &Client) {
     let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 43);
     let clean = a.clone();
     break_pivots(&mut a, &l, n, &pivots);
-    for (what, p) in [("staged", staged), ("not staged", not_staged)] {
+    for (what, p) in [
+        ("staged", staged),
+        ("not staged", not_staged),
+        ("staged, C late", staged_late),
+    ] {
         let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &p).expect("potrf");
         for (b, p) in pivots.iter().enumerate() {
             assert_eq!(

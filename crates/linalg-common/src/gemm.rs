@@ -993,7 +993,7 @@ pub(crate) fn store_tile<F: Float>(
 /// accumulates), for [`put_tile`].
 #[cube]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn load_tile_c<F: Float>(
+pub fn load_tile_c<F: Float>(
     c: &mut [F],
     c_base: usize,
     sc: &Strides,

@@ -21,7 +21,7 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{
     GemmConfig, GemmOp, Layout, MatArgs, MatArgsLaunch, Operand, Strides, batch_grid, col_major,
-    put_tile, result_index, tile_at,
+    load_tile_c, put_tile, result_index, tile_at,
 };
 use linalg_common::gemm_vec::{gemm_vec_acc, gemm_vec_tile};
 
@@ -52,6 +52,7 @@ pub fn syrk_leaf_kernel<F: Float>(
     #[comptime] layout: Layout,
     #[comptime] stage: LeafStage,
     #[comptime] staged: bool,
+    #[comptime] c_first: bool,
     #[comptime] storage_sync: bool,
 ) {
     let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op);
@@ -66,13 +67,20 @@ pub fn syrk_leaf_kernel<F: Float>(
         }
         let mut acc = Array::<F>::new(comptime!(gcfg.tm * gcfg.tn));
         let mut old = Array::<F>::new(comptime!(gcfg.tm * gcfg.tn));
-        // The C loads start with the first K window's: one cube per multiprocessor runs here
-        // anyway (the diagonal block's registers), so their registers cost no occupancy.
+        // With `c_first` the C loads start with the first K window's (their registers cost
+        // occupancy only where the block's code leaves room for a second cube), else they
+        // follow the product, as in the plain GEMM.
         gemm_vec_acc(
-            a, a, w, &dims, &sa, &sb, &sc, &at, &mut acc, &mut old, gcfg, op, layout, true,
+            a, a, w, &dims, &sa, &sb, &sc, &at, &mut acc, &mut old, gcfg, op, layout, c_first,
         );
         let unit = UNIT_POS as usize;
         let (uy, ux) = (unit / gcfg.units_x, unit % gcfg.units_x);
+        if comptime!(!c_first && op.accumulate) {
+            let c_base = sc.offset + at.bidx * sc.bs;
+            load_tile_c(
+                w, c_base, &sc, &dims, &mut old, at.row0, at.col0, uy, ux, gcfg, op,
+            );
+        }
         if leaf {
             stage_block::<F>(&acc, &old, &mut blk, nt, uy, ux, gcfg, lcfg, op, stage);
             sync_cube();
@@ -258,6 +266,7 @@ pub(crate) fn launch_syrk_leaf(
             layout,
             stage,
             ctx.launch.fused_staged(m),
+            ctx.launch.fused_c_first,
             ctx.launch.hw().storage_sync,
         )
     };
