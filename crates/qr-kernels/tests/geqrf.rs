@@ -1403,6 +1403,23 @@ fn lookahead_policy_on_hopper() {
         let got = l.lookahead_panel(p, p, batch).map(|(_, cubes, _)| cubes);
         assert_eq!(got, want, "default, {batch} × {n}², p = {p}");
     }
+    // Strips (their partial sums in shared memory beside the panel's) where tiles go.
+    let strips = QrParams {
+        lookahead_strips: Some(true),
+        ..params
+    };
+    for (batch, n, p) in [
+        (1usize, 4096usize, 4064usize),
+        (1, 4096, 480),
+        (32, 512, 480),
+    ] {
+        let tiles = QrLaunch::new(&hw, &params, batch, n).expect("launch");
+        let l = QrLaunch::new(&hw, &strips, batch, n).expect("launch");
+        assert!(l.strips && !tiles.strips);
+        let cubes = |l: &QrLaunch| l.lookahead_panel(p, p, batch).map(|(_, c, _)| c);
+        assert!(cubes(&l).is_some(), "strips, {batch} × {n}², p = {p}");
+        assert_eq!(cubes(&l), cubes(&tiles), "strips, {batch} × {n}², p = {p}");
+    }
 }
 
 macro_rules! testgen {
