@@ -3,6 +3,8 @@
 # update (7838051) and `fused_c_first` (the commit that adds it); its defaults are
 # 33c8e6c's). Pack here first:
 #   TESTS="cholesky geqrf" BENCH=1 bash scripts/gpu-pack.sh      # ~5 min; 55 MiB in .gpu/
+# (or, if no crate has changed since, copy session 42's prebuilt pack: cp .gpu-next/s42/* .gpu/;
+# .gpu-next/s42/COMMIT says which tree it is)
 # then on the GPU (device tool), four calls; a and b each carry two of the three binaries, c and d
 # only the bench:
 #   a: carry [".gpu/bench.xz", ".gpu/cholesky_tests.xz", ".gpu/torch_anchor.py"]:
