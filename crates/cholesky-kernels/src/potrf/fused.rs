@@ -75,8 +75,8 @@ pub fn syrk_leaf_kernel<F: Float>(
         );
         let unit = UNIT_POS as usize;
         let (uy, ux) = (unit / gcfg.units_x, unit % gcfg.units_x);
+        let c_base = sc.offset + at.bidx * sc.bs;
         if comptime!(!c_first && op.accumulate) {
-            let c_base = sc.offset + at.bidx * sc.bs;
             load_tile_c(
                 w, c_base, &sc, &dims, &mut old, at.row0, at.col0, uy, ux, gcfg, op,
             );
@@ -103,7 +103,6 @@ pub fn syrk_leaf_kernel<F: Float>(
                 BlockFrom::Staged,
             );
         } else {
-            let c_base = sc.offset + at.bidx * sc.bs;
             put_tile(
                 w, c_base, &sc, &dims, &acc, &old, at.row0, at.col0, uy, ux, gcfg, op,
             );

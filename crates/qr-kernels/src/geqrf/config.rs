@@ -1,5 +1,5 @@
 //! Knobs of the blocked QR ops and the one hardware check.
-use super::lookahead::{STRIP, ahead_tiles};
+use super::lookahead::{STRIP, ahead_tiles, strip_bytes};
 use super::recon::ReconConfig;
 use crate::tsqr::TsqrParams;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
@@ -704,14 +704,13 @@ impl QrLaunch {
             return None;
         }
         let gcfg = ahead_tiles(cfg.units())?;
-        // One 1-D launch: the panels' cubes and every matrix's tiles of an update of up to p +
-        // nb rows (this panel's rows and the ones above it) by `cols` columns.
-        let tiles = (p + self.nb).div_ceil(gcfg.tile_m()) * cols.div_ceil(gcfg.tile_n()).max(1);
+        // One 1-D launch: the panels' cubes and every matrix's tiles (or strips) of an update
+        // of up to p + nb rows (this panel's rows and the ones above it) by `cols` columns.
         let (update_bytes, tiles) = if self.strips {
-            let strips = cols.div_ceil(STRIP).max(1);
-            (4 * cfg.gy * cfg.nb * STRIP, strips)
+            (strip_bytes(&cfg), cols.div_ceil(STRIP).max(1))
         } else {
-            (gcfg.shared_bytes(), tiles)
+            let tiles = (p + self.nb).div_ceil(gcfg.tile_m()) * cols.div_ceil(gcfg.tile_n());
+            (gcfg.shared_bytes(), tiles.max(1))
         };
         let fits = GemmLaunch::with_config(&self.hw, gcfg).is_some()
             && cfg.shared_bytes() + update_bytes <= self.hw.max_shared_bytes

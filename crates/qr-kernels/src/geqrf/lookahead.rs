@@ -76,6 +76,12 @@ pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
 /// Columns of C_rest per cube of the strip update ([`strip_update`]).
 pub const STRIP: usize = 16;
 
+/// Shared memory of [`strip_update`] for a launch of `cfg`'s cubes, in bytes: gy slices of
+/// nb × [`STRIP`] partial sums.
+pub(crate) fn strip_bytes(cfg: &RegPanelConfig) -> usize {
+    4 * cfg.gy * cfg.nb * STRIP
+}
+
 /// Panel k + 1 (cube x < pcubes·batch: cube x % pcubes of matrix x / pcubes; arguments as
 /// [`super::panel_regs_kernel`]'s, `h` its view `sh`) after its rows of C −= U·W, and
 /// C_rest −= U·W_rest (cube x ≥ pcubes·batch: tile t % tiles of matrix t / tiles, t = x −
