@@ -67,6 +67,15 @@ fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {
 }
 
 /// A comma-separated list of `AxB` pairs (shapes: MxN, or BATCHxN).
+/// `--KEY on|off` as a bool, `None` where absent.
+fn on_off(args: &Args, key: &str) -> Option<bool> {
+    args.get(key).map(|v| match v {
+        "on" => true,
+        "off" => false,
+        _ => panic!("--{key}: on or off"),
+    })
+}
+
 fn pairs(args: &Args, key: &str, default: &str) -> Vec<(usize, usize)> {
     args.get(key)
         .unwrap_or(default)
@@ -494,16 +503,8 @@ fn main() {
         qr_thin_gemm: args.get("qr-thin-gemm").map(chol::gemm_kernel),
         gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),
         chol_big_gemm: args.get("chol-big-gemm").map(chol::gemm_kernel),
-        chol_staged: args.get("potrf-staged").map(|v| match v {
-            "on" => true,
-            "off" => false,
-            _ => panic!("--potrf-staged: on or off"),
-        }),
-        chol_c_first: args.get("potrf-c-first").map(|v| match v {
-            "on" => true,
-            "off" => false,
-            _ => panic!("--potrf-c-first: on or off"),
-        }),
+        chol_staged: on_off(&args, "potrf-staged"),
+        chol_c_first: on_off(&args, "potrf-c-first"),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));
