@@ -5,24 +5,24 @@
 #   TESTS="cholesky geqrf" BENCH=1 bash scripts/gpu-pack.sh      # ~5 min; 55 MiB in .gpu/
 # (or, if no crate has changed since, copy session 42's prebuilt pack: cp .gpu-next/s42/* .gpu/;
 # .gpu-next/s42/COMMIT says which tree it is)
-# then on the GPU (device tool), four calls; a and b each carry two of the three binaries, c and d
-# only the bench:
-#   a: carry [".gpu/bench.xz", ".gpu/cholesky_tests.xz", ".gpu/torch_anchor.py"]:
-#      bash benchmarks/2026-12-05-session42/next/next.sh a   # ~6 min
+# then on the GPU (device tool), five calls, each carrying only what it runs:
+#   a: carry [".gpu/cholesky_tests.xz"]:
+#      bash benchmarks/2026-12-05-session42/next/next.sh a   # the whole Cholesky suite, ~6–9 min
 #   b: carry [".gpu/bench.xz", ".gpu/geqrf_tests.xz"]:
 #      bash benchmarks/2026-12-05-session42/next/next.sh b   # ~5 min
 #   c: carry [".gpu/bench.xz"]:  ... next.sh c   # ncu of geqrf 1 × 4096², ~3 min
 #   d: carry [".gpu/bench.xz"]:  ... next.sh d   # potrf's fused-step variants, ~4 min
-# a: (1) the two Cholesky tests that did not run on a GPU after the staged fused step came
-#        in (`gemm_views`, `triangular_solves`; session 42 ran the other 16 on an H100),
-#        and `fused_syrk_leaf` (its late-C variant is new);
-#    (2) the cuSOLVER anchor for issue 3's and 4's rows on the new defaults.
+#   e: carry [".gpu/bench.xz", ".gpu/torch_anchor.py"]:  ... next.sh e   # cuSOLVER anchor, ~4 min
+# a: the whole Cholesky suite on the final tree (session 42 ran 16 of 18 on an H100, before
+#    `fused_c_first`; `gemm_views` and `triangular_solves` never ran on a GPU since the
+#    staged fused step came in).
+# e: the cuSOLVER anchor for issue 3's and 4's rows on the new defaults.
 # d: potrf with the staged default against `--potrf-staged off` on this card (session 42
 #    measured it on an H100 only), 1024 to 16384, and staged with C after the product
 #    (`--potrf-c-first off`, new in session 42, unmeasured).
 # b: the whole geqrf suite on the final tree (session 42 ran it on the H200 on 37d4be2's
-#    kernels; since then only the look-ahead default and the look-ahead kernel's GEMM call
-#    changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off,
+#    kernels; since then the look-ahead default, the look-ahead kernel's GEMM call and its
+#    strip branch changed), then geqrf 1 × 4096² and 1 × 8192² with the look-ahead default against off,
 #    on and strips (`QrParams::lookahead_strips`, new in session 42, only tested on lavapipe:
 #    the `lookahead` test in this suite runs it on the GPU first).
 # Only a few files come back (the device tool caps their count): logs go to $OUT/*.log.
@@ -32,12 +32,15 @@ R=$OUT/run.log; B=$OUT/bench.log; T=$OUT/tests.log
 bash scripts/gpu-run.sh none > /dev/null 2>&1   # unpack only
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
 if [ "${1:-a}" = a ]; then
-  timeout 250 /tmp/cholesky_tests --test-threads=3 gemm_views triangular_solves fused_syrk_leaf > $T 2>&1
-  echo "cholesky gemm_views + triangular_solves + fused_syrk_leaf rc=$? t=$SECONDS" | tee -a $R
+  # One test thread: `graph_replay` captures a stream, so no other test may launch meanwhile.
+  timeout 560 /tmp/cholesky_tests --test-threads=1 > $T 2>&1
+  echo "cholesky suite rc=$? t=$SECONDS" | tee -a $R
   grep -E "^test |test result|panicked" $T | cut -c1-200 | tee -a $R
+elif [ "$1" = e ]; then
   F="potrf 1x4096|potrf 1x16384|geqrf 1x4096x4096|geqrf 32x512x512|geqrf 1x8192x8192|qr reduced 1x4096x4096|geqrf 8x2048x2048|geqrf 2x4096x4096"
-  [ $SECONDS -lt 420 ] && timeout 150 bash scripts/gpu-run.sh bench --filter "$F" --samples 5 > $OUT/anchor-run.log 2>&1
+  timeout 300 bash scripts/gpu-run.sh bench --filter "$F" --samples 5 > $OUT/anchor-run.log 2>&1
   echo "bench+anchor rc=$? t=$SECONDS" | tee -a $R; tail -12 $OUT/anchor.log | tee -a $R
+  touch $T
 elif [ "$1" = d ]; then
   # potrf's fused steps: default (staged up to 2048 rows, C loaded early), never staged
   # (off), staged everywhere with C loaded after the product (late: 128 registers at 4032
