@@ -91,14 +91,14 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [staged] [late]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
-    // the H200's defaults (leaf 64, 256 units) for an update of M rows (default 4032, potrf
-    // 4096's first step: not staged; 2048 or fewer: staged); `staged`: staged at any M;
-    // `late`: staged with C loaded after the product.
+    // `fused [M] [global|early]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
+    // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
+    // global memory; `early`: staged with C loaded with the product's first loads.
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
-        let late = args.iter().any(|a| a == "late");
-        let staged = late || args.iter().any(|a| a == "staged");
+        let global = args.iter().any(|a| a == "global");
+        let early = args.iter().any(|a| a == "early");
         use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let launch =
@@ -131,8 +131,8 @@ fn main() {
                 b_col_major: true,
             },
             SYRK_LEAF_STAGE,
-            staged || launch.fused_staged(m),
-            !late,
+            !global && launch.fused_staged(),
+            early || launch.fused_c_first,
             true,
         ));
         return;

@@ -23,12 +23,18 @@ pub struct Bench<'a> {
     pub qr_panel_regs: Option<bool>,
     /// geqrf's outer block width for the main QR rows (`--qr-outer N`; 0: none).
     pub qr_outer: Option<usize>,
+    /// Row groups of geqrf's panel kernels for the main QR rows (`--qr-panel-rows N`).
+    pub qr_panel_rows: Option<usize>,
     /// Block width of householder_product / apply_q's wide blocks for the main QR rows
     /// (`--qr-apply-block N`; `None`: default).
     pub qr_apply_block: Option<usize>,
     /// Split-K for at most this many matrices in the main QR rows
     /// (`--qr-split-matrices N`; `None`: default).
     pub qr_split_matrices: Option<usize>,
+    /// Fewest rows per K chunk of the split products (`--qr-split-chunk N`).
+    pub qr_split_chunk: Option<usize>,
+    /// Split products within N cubes per multiprocessor (`--qr-split-per-sm N`).
+    pub qr_split_per_sm: Option<usize>,
     /// Rows of the last cube of geqrf's TSQR panels for the main QR rows (`--qr-tsqr-top N`).
     pub qr_tsqr_top: Option<usize>,
     /// The reconstruction's top-block kernel for the main QR rows (`--qr-recon-top

@@ -42,8 +42,11 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-tsqr-rows N] (the main geqrf / orgqr / qr rows with TSQR panels from N rows, or never)
       [--qr-panel-regs on|off] (the main geqrf / orgqr / qr rows with or without the register panel kernel)
       [--qr-outer N] (the main geqrf / orgqr / qr rows with geqrf's outer blocks of N columns; 0: none)
+      [--qr-panel-rows N] (the main geqrf / orgqr / qr rows with N row groups in the panel kernels: cubes of N × min(nb, 32) units)
       [--qr-apply-block N] (the main orgqr / qr rows with householder_product's wide blocks of N columns)
       [--qr-split-matrices N] (the main QR rows with split-K products for at most N matrices; 1: single matrices only)
+      [--qr-split-chunk N] (the main QR rows' split-K products with at least N rows per chunk)
+      [--qr-split-per-sm N] (the main QR rows' split-K products within N cubes per multiprocessor, chunks rounded down)
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
@@ -361,8 +364,11 @@ fn main() {
                 qr_tsqr_rows: None,
                 qr_panel_regs: None,
                 qr_outer: None,
+                qr_panel_rows: None,
                 qr_apply_block: None,
                 qr_split_matrices: None,
+                qr_split_chunk: None,
+                qr_split_per_sm: None,
                 qr_tsqr_top: None,
                 qr_recon_top_rows: None,
                 qr_panel_grid: None,
@@ -474,9 +480,18 @@ fn main() {
         qr_outer: args
             .get("qr-outer")
             .map(|v| v.parse().expect("--qr-outer: a number of columns")),
+        qr_panel_rows: args
+            .get("qr-panel-rows")
+            .map(|v| v.parse().expect("--qr-panel-rows: a number of row groups")),
         qr_apply_block: args
             .get("qr-apply-block")
             .map(|v| v.parse().expect("--qr-apply-block: a number of columns")),
+        qr_split_chunk: args
+            .get("qr-split-chunk")
+            .map(|v| v.parse().expect("--qr-split-chunk: a number of rows")),
+        qr_split_per_sm: args
+            .get("qr-split-per-sm")
+            .map(|v| v.parse().expect("--qr-split-per-sm: a number of cubes")),
         qr_split_matrices: args.get("qr-split-matrices").map(|v| {
             v.parse()
                 .expect("--qr-split-matrices: a number of matrices")

@@ -149,19 +149,21 @@ pub struct CholeskyParams {
     /// BENCHMARKS.md).
     pub fuse_leaf: Option<bool>,
     /// In a fused step, the leaf's cube hands its updated block to the diagonal-block code
-    /// through shared memory, and every cube issues its tile's C loads with the product's
-    /// first loads (`potrf/fused.rs`); otherwise the block goes through a global store, a
-    /// storage barrier and a reload, and C is loaded after the product. Default: staged for
-    /// updates of at most [`FUSED_SHARED_FROM`] rows, where the block's latency bounds the
-    /// step; above, the update's occupancy does (H100, same binary, never / by default /
-    /// always staged: potrf 1024 0.518 / 0.451 / 0.447 ms, 2048 1.046 / 0.896 / 0.896, 4096
-    /// 2.563 / 2.400 / 2.754, 8192 8.155 / 7.849 / 8.490; BENCHMARKS.md, session 42).
+    /// through shared memory (`potrf/fused.rs`); otherwise the block goes through a global
+    /// store, a storage barrier and a reload. Default: staged, with C loaded after the product
+    /// (`fused_c_first`). H100, same binary, never staged / staged up to
+    /// [`FUSED_SHARED_FROM`] rows with early C (session 42's default) / always, early C:
+    /// potrf 1024 0.518 / 0.451 / 0.447 ms, 2048 1.046 / 0.896 / 0.896, 4096 2.563 / 2.400 /
+    /// 2.754, 8192 8.155 / 7.849 / 8.490 (session 42); staged always with late C (this
+    /// default) against session 42's, three pairs on two machines: 4096 2.377 / 2.403 /
+    /// 2.410 against 2.392 / 2.424 / 2.415, 8192 7.765 / 7.795 / 7.809 against 7.800 /
+    /// 7.845 / 7.837, 2048 0.890 / 0.902 / 0.901 against 0.898 / 0.912 / 0.909
+    /// (BENCHMARKS.md, session 43).
     pub fused_staged: Option<bool>,
     /// In staged fused steps, every cube issues its tile's C loads with the product's first
-    /// loads (else after the product, as the plain GEMM). Default on: measured only so
-    /// (`fused_staged`'s numbers); off is the experiment for updates of more than
-    /// [`FUSED_SHARED_FROM`] rows, where the early loads may cost a second cube per
-    /// multiprocessor.
+    /// loads (else after the product, as the plain GEMM). Default off: the early loads cost
+    /// registers (local SASS at 4032 rows: 178 against 128, one cube per multiprocessor
+    /// instead of two) and measured slower (`fused_staged`'s numbers).
     pub fused_c_first: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
@@ -690,7 +692,7 @@ pub struct CholeskyLaunch {
     pub trsv_chain: bool,
     /// `None`: fuse for a single matrix.
     pub fuse_leaf: Option<bool>,
-    /// `None`: staged up to [`FUSED_SHARED_FROM`] rows ([`CholeskyLaunch::fused_staged`]).
+    /// `None`: staged ([`CholeskyLaunch::fused_staged`]).
     pub fused_staged: Option<bool>,
     /// [`CholeskyParams::fused_c_first`].
     pub fused_c_first: bool,
@@ -812,7 +814,7 @@ impl CholeskyLaunch {
             trsv,
             fuse_leaf: params.fuse_leaf,
             fused_staged: params.fused_staged,
-            fused_c_first: params.fused_c_first.unwrap_or(true),
+            fused_c_first: params.fused_c_first.unwrap_or(false),
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),
@@ -946,8 +948,8 @@ impl CholeskyLaunch {
 
     /// Whether a fused step whose update has m rows stages its block in shared memory
     /// ([`CholeskyParams::fused_staged`]).
-    pub fn fused_staged(&self, m: usize) -> bool {
-        self.fused_staged.unwrap_or(m <= FUSED_SHARED_FROM)
+    pub fn fused_staged(&self) -> bool {
+        self.fused_staged.unwrap_or(true)
     }
 
     /// The GEMM for an update whose result is rows × cols, with inner dimension k.

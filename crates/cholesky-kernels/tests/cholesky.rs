@@ -3,8 +3,8 @@
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
 use cholesky_kernels::{
     BatchedLeaf, BlockedLeafConfig, CholeskyError, CholeskyLaunch, CholeskyParams,
-    DEFAULT_WHOLE_WORK, FUSED_SHARED_FROM, LeafKernel, MatrixRef, PotrfGraph, RowsConfig, View,
-    cholesky_inverse, cholesky_solve, potrf, potrf_host, solve_triangular,
+    DEFAULT_WHOLE_WORK, LeafKernel, MatrixRef, PotrfGraph, RowsConfig, View, cholesky_inverse,
+    cholesky_solve, potrf, potrf_host, solve_triangular,
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
@@ -193,23 +193,23 @@ pub fn fused_syrk_leaf(client: &Client) {
         leaf_lookahead: Some(false),
         ..fused
     };
-    // The block handed over in shared memory (the default up to FUSED_SHARED_FROM rows, so
-    // at every size below) and through global memory.
+    // The block handed over in shared memory with C loaded after the product (the default),
+    // with C loaded first, and through global memory.
     let staged = CholeskyParams {
         fused_staged: Some(true),
+        fused_c_first: Some(true),
         ..fused
     };
     let not_staged = CholeskyParams {
         fused_staged: Some(false),
         ..fused
     };
-    // Staged with C loaded after the product.
     let staged_late = CholeskyParams {
+        fused_staged: Some(true),
         fused_c_first: Some(false),
-        ..staged
+        ..fused
     };
-    assert!(launch.fused_staged(FUSED_SHARED_FROM));
-    assert!(!launch.fused_staged(FUSED_SHARED_FROM + 1));
+    assert!(launch.fused_staged() && !launch.fused_c_first);
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
     // default's) runs once.
     let mut seen = Vec::new();

@@ -6,9 +6,10 @@
 //!
 //! Same operands and results as `syrk_rec` followed by the leaf of `potrf_rec`, in one of two
 //! ways ([`crate::CholeskyParams::fused_staged`]):
-//! - staged: every cube loads its tile's C while the product's first operands arrive. The
-//!   tile's cube hands its updated block to the leaf through shared memory (the leaf stores
-//!   the factor over it), so no global store, fence and reload sit between the product and
+//! - staged (the default): the tile's cube hands its updated block to the leaf through
+//!   shared memory (the leaf stores the factor over it), every cube loading its tile's C
+//!   after the product (with [`crate::CholeskyParams::fused_c_first`], with the product's
+//!   first loads), so no global store, fence and reload sit between the product and
 //!   the factorization; it reads `info` before the product, and where the matrix has already
 //!   failed it stores its tile like the others and leaves;
 //! - not staged: the tile's cube stores its part of the update, a storage barrier makes the
@@ -264,7 +265,7 @@ pub(crate) fn launch_syrk_leaf(
             op,
             layout,
             stage,
-            ctx.launch.fused_staged(m),
+            ctx.launch.fused_staged(),
             ctx.launch.fused_c_first,
             ctx.launch.hw().storage_sync,
         )

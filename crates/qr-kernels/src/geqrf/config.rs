@@ -84,6 +84,16 @@ pub struct QrParams {
     /// with at most [`MAX_SPLITS`] chunks over the whole batch. Default
     /// [`DEFAULT_SPLIT_MATRICES`].
     pub split_matrices: Option<usize>,
+    /// Fewest rows per K chunk of geqrf's split update products Vᵀ·C (the Gram products keep
+    /// [`QrLaunch::gram_splits`]' rule). Default [`MIN_CHUNK`].
+    pub split_chunk: Option<usize>,
+    /// Chunks of geqrf's split update products: as many as keep the launch within this many cubes per
+    /// multiprocessor (rounded down, at least one chunk); 0: at least two cubes per
+    /// multiprocessor, rounded up ([`GemmLaunch::split_k`], the rule before session 43).
+    /// Default [`SPLIT_PER_SM`]. H100, geqrf with the default and `split_per_sm: Some(0),
+    /// split_chunk: Some(256)` (the earlier rule): 1×4096² 11.56 ms against 12.03, 8×2048²
+    /// 8.65 against 8.86, 2×4096² 19.88 against 19.91 (BENCHMARKS.md, session 43).
+    pub split_per_sm: Option<usize>,
     /// The reconstruction's top block with a unit per row (`true`,
     /// [`ReconConfig::top_rows`]; panels of at most [`MAX_TOP_ROWS_NB`] columns, wider ones
     /// take the other kernel) or per element. Default false.
@@ -150,8 +160,17 @@ pub const MAX_TOP_ROWS_NB: usize = 32;
 /// partials' workspace).
 pub const MAX_SPLITS: usize = 16;
 
-/// Fewest rows per K chunk of a split product.
-pub(crate) const MIN_CHUNK: usize = 256;
+/// Fewest rows per K chunk of a split product, the default of [`QrParams::split_chunk`]
+/// (H100, geqrf 1×4096² with [`SPLIT_PER_SM`]: 11.56 ms with 64, 11.73 with 128, 11.86 with
+/// 256; BENCHMARKS.md, session 43).
+pub const MIN_CHUNK: usize = 64;
+
+/// Fewest rows per K chunk of the Gram products' splits ([`QrLaunch::gram_splits`]).
+pub(crate) const GRAM_CHUNK: usize = 256;
+
+/// The default of [`QrParams::split_per_sm`]: two cubes per multiprocessor, rounded down
+/// (1×4096² 11.56 ms; 3: 12.03, 4: 12.03, both with chunks of 128 rows; H100, session 43).
+pub const SPLIT_PER_SM: usize = 2;
 
 /// Workspace bound for the V and U of the blocks that householder_product and apply_q form
 /// together (at least one block is always formed).
@@ -414,6 +433,10 @@ pub struct QrLaunch {
     pub grid_from: usize,
     /// [`QrParams::split_matrices`].
     pub split_matrices: usize,
+    /// [`QrParams::split_chunk`].
+    pub split_chunk: usize,
+    /// [`QrParams::split_per_sm`]; 0: the default rule.
+    pub split_per_sm: usize,
     /// [`QrParams::lookahead`].
     pub lookahead: LookAhead,
     /// [`QrParams::lookahead_strips`].
@@ -422,9 +445,9 @@ pub struct QrLaunch {
 }
 
 impl QrLaunch {
-    /// K chunks per matrix for `mats` m × n × k products with few output tiles on `g`: 1
-    /// beyond [`QrParams::split_matrices`] matrices, else [`GemmLaunch::split_k`]'s count
-    /// within [`MAX_SPLITS`] chunks in all.
+    /// K chunks per matrix of geqrf's update products Vᵀ·C (`mats` m × n × k products with
+    /// few output tiles on `g`): [`QrParams::split_per_sm`] and [`QrParams::split_chunk`]'s
+    /// rule.
     pub(crate) fn splits(
         &self,
         g: &GemmLaunch,
@@ -433,11 +456,47 @@ impl QrLaunch {
         n: usize,
         k: usize,
     ) -> usize {
+        self.split_count(g, (mats, m, n, k), self.split_per_sm, self.split_chunk)
+    }
+
+    /// K chunks per matrix of the Gram products VᵀV of householder_product and apply_q: the
+    /// rule before session 43 (at least two cubes per multiprocessor, chunks of at least
+    /// [`GRAM_CHUNK`] rows), which those ops were measured on (H100, householder_product
+    /// 1×4096² 5.05 ms against 5.11 with the update products' rule, 8×2048² 5.10 against
+    /// 5.13; BENCHMARKS.md, session 43).
+    pub(crate) fn gram_splits(
+        &self,
+        g: &GemmLaunch,
+        mats: usize,
+        m: usize,
+        n: usize,
+        k: usize,
+    ) -> usize {
+        self.split_count(g, (mats, m, n, k), 0, GRAM_CHUNK)
+    }
+
+    /// 1 beyond [`QrParams::split_matrices`] matrices, else as many chunks as keep the launch
+    /// within `per_sm` cubes per multiprocessor (0: [`GemmLaunch::split_k`]'s count), each of
+    /// at least `chunk` rows, within [`MAX_SPLITS`] chunks in all.
+    fn split_count(
+        &self,
+        g: &GemmLaunch,
+        (mats, m, n, k): (usize, usize, usize, usize),
+        per_sm: usize,
+        chunk: usize,
+    ) -> usize {
         if mats == 0 || mats > self.split_matrices {
             return 1;
         }
-        g.split_k(mats, m, n, k, self.hw.num_sms, MIN_CHUNK)
-            .min(MAX_SPLITS / mats)
+        let chunk = chunk.max(1);
+        let s = match (per_sm, self.hw.num_sms) {
+            (per, Some(sms)) if per > 0 => {
+                let tiles = mats * m.div_ceil(g.tile_m()) * n.div_ceil(g.tile_n());
+                (per * sms as usize / tiles.max(1)).min(k / chunk).max(1)
+            }
+            _ => g.split_k(mats, m, n, k, self.hw.num_sms, chunk),
+        };
+        s.min(MAX_SPLITS / mats)
     }
 
     /// The launch for `batch` matrices of m rows on this device, or `None` when it cannot run
@@ -597,6 +656,8 @@ impl QrLaunch {
                 .split_matrices
                 .unwrap_or(DEFAULT_SPLIT_MATRICES)
                 .min(MAX_SPLITS),
+            split_chunk: params.split_chunk.unwrap_or(MIN_CHUNK),
+            split_per_sm: params.split_per_sm.unwrap_or(SPLIT_PER_SM),
             nb,
             grid,
             gemm,

@@ -412,7 +412,7 @@ impl GramBlocks {
         let gl = ctx.launch.gemm_rows(width, width);
         // A group's items split like matrices; the partials hold MAX_SPLITS chunks wherever
         // they may (items ≥ batch).
-        let splits = ctx.launch.splits(gl, items, width, width, m - r0);
+        let splits = ctx.launch.gram_splits(gl, items, width, width, m - r0);
         gl.launch_split_k(
             ctx.client,
             items,

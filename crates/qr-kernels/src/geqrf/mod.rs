@@ -42,7 +42,7 @@ mod update;
 
 pub use config::{
     DEFAULT_GRID_ROWS, GPU_TSQR_PANEL_PARAMS, GRID_FROM_ROWS, GRID_WAIT_POLLS, LookAhead,
-    MAX_TOP_ROWS_NB, PanelConfig, QrLaunch, QrParams, RegPanelConfig,
+    MAX_TOP_ROWS_NB, MIN_CHUNK, PanelConfig, QrLaunch, QrParams, RegPanelConfig, SPLIT_PER_SM,
 };
 /// The look-ahead kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]

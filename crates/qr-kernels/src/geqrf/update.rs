@@ -3,7 +3,7 @@
 //! 3×TF32 on tensor cores with f32 accuracy (`QrParams::thin_tiles`), in place on strided
 //! views). With U = V·Tᵀ this is C ← QᵀC, with U = V·T it is C ← Q·C (Q = I − V·T·Vᵀ).
 use super::Ctx;
-use super::config::{LookAhead, MAX_SPLITS, MIN_CHUNK, PanelConfig, RegPanelConfig};
+use super::config::{LookAhead, MAX_SPLITS, PanelConfig, RegPanelConfig};
 use super::lookahead::{AheadLaunch, STRIP, lookahead_kernel};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
@@ -574,8 +574,9 @@ impl UpdateWork {
     pub(crate) fn new(ctx: &Ctx, rows: usize, cols: usize, width: usize) -> Self {
         Self {
             w: ctx.buffer(ctx.batch * width * cols),
-            partials: (ctx.batch <= ctx.launch.split_matrices && rows >= 2 * MIN_CHUNK)
-                .then(|| ctx.buffer(MAX_SPLITS * width * cols)),
+            partials: (ctx.batch <= ctx.launch.split_matrices
+                && rows >= 2 * ctx.launch.split_chunk.max(1))
+            .then(|| ctx.buffer(MAX_SPLITS * width * cols)),
             rows,
             cols,
             width,
