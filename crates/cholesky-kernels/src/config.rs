@@ -946,7 +946,7 @@ impl CholeskyLaunch {
         ok.then_some((gcfg, lcfg))
     }
 
-    /// Whether a fused step whose update has m rows stages its block in shared memory
+    /// Whether fused steps stage their block in shared memory
     /// ([`CholeskyParams::fused_staged`]).
     pub fn fused_staged(&self) -> bool {
         self.fused_staged.unwrap_or(true)

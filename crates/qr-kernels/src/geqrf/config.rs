@@ -84,11 +84,11 @@ pub struct QrParams {
     /// with at most [`MAX_SPLITS`] chunks over the whole batch. Default
     /// [`DEFAULT_SPLIT_MATRICES`].
     pub split_matrices: Option<usize>,
-    /// Fewest rows per K chunk of geqrf's split update products Vᵀ·C (the Gram products keep
-    /// [`QrLaunch::gram_splits`]' rule). Default [`MIN_CHUNK`].
+    /// Fewest rows per K chunk of geqrf's split update products Vᵀ·C (householder_product's
+    /// and apply_q's Gram products keep the rule before session 43). Default [`MIN_CHUNK`].
     pub split_chunk: Option<usize>,
-    /// Chunks of geqrf's split update products: as many as keep the launch within this many cubes per
-    /// multiprocessor (rounded down, at least one chunk); 0: at least two cubes per
+    /// Chunks of geqrf's split update products: as many as keep the launch within this many
+    /// cubes per multiprocessor (rounded down, at least one chunk); 0: at least two cubes per
     /// multiprocessor, rounded up ([`GemmLaunch::split_k`], the rule before session 43).
     /// Default [`SPLIT_PER_SM`]. H100, geqrf with the default and `split_per_sm: Some(0),
     /// split_chunk: Some(256)` (the earlier rule): 1×4096² 11.56 ms against 12.03, 8×2048²
@@ -165,7 +165,10 @@ pub const MAX_SPLITS: usize = 16;
 /// 256; BENCHMARKS.md, session 43).
 pub const MIN_CHUNK: usize = 64;
 
-/// Fewest rows per K chunk of the Gram products' splits ([`QrLaunch::gram_splits`]).
+/// Fewest rows per K chunk of the Gram products VᵀV of householder_product and apply_q, which
+/// keep the rule before session 43 (at least two cubes per multiprocessor, rounded up): they
+/// were measured on it (H100, householder_product 1×4096² 5.05 ms against 5.11 with the
+/// update products' rule, 8×2048² 5.10 against 5.13; BENCHMARKS.md, session 43).
 pub(crate) const GRAM_CHUNK: usize = 256;
 
 /// The default of [`QrParams::split_per_sm`]: two cubes per multiprocessor, rounded down
@@ -435,7 +438,7 @@ pub struct QrLaunch {
     pub split_matrices: usize,
     /// [`QrParams::split_chunk`].
     pub split_chunk: usize,
-    /// [`QrParams::split_per_sm`]; 0: the default rule.
+    /// [`QrParams::split_per_sm`]; 0: at least two cubes per multiprocessor, rounded up.
     pub split_per_sm: usize,
     /// [`QrParams::lookahead`].
     pub lookahead: LookAhead,
@@ -459,26 +462,10 @@ impl QrLaunch {
         self.split_count(g, (mats, m, n, k), self.split_per_sm, self.split_chunk)
     }
 
-    /// K chunks per matrix of the Gram products VᵀV of householder_product and apply_q: the
-    /// rule before session 43 (at least two cubes per multiprocessor, chunks of at least
-    /// [`GRAM_CHUNK`] rows), which those ops were measured on (H100, householder_product
-    /// 1×4096² 5.05 ms against 5.11 with the update products' rule, 8×2048² 5.10 against
-    /// 5.13; BENCHMARKS.md, session 43).
-    pub(crate) fn gram_splits(
-        &self,
-        g: &GemmLaunch,
-        mats: usize,
-        m: usize,
-        n: usize,
-        k: usize,
-    ) -> usize {
-        self.split_count(g, (mats, m, n, k), 0, GRAM_CHUNK)
-    }
-
     /// 1 beyond [`QrParams::split_matrices`] matrices, else as many chunks as keep the launch
     /// within `per_sm` cubes per multiprocessor (0: [`GemmLaunch::split_k`]'s count), each of
     /// at least `chunk` rows, within [`MAX_SPLITS`] chunks in all.
-    fn split_count(
+    pub(crate) fn split_count(
         &self,
         g: &GemmLaunch,
         (mats, m, n, k): (usize, usize, usize, usize),

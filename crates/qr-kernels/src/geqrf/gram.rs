@@ -19,7 +19,7 @@
 //! above its diagonal and past column k, so every G and U may run over the same rows) and G,
 //! T as width × width at t·2·width² and t·2·width² + width².
 use super::Ctx;
-use super::config::{MAX_SPLITS, t_part};
+use super::config::{GRAM_CHUNK, MAX_SPLITS, t_part};
 use super::update::TauRef;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -412,7 +412,9 @@ impl GramBlocks {
         let gl = ctx.launch.gemm_rows(width, width);
         // A group's items split like matrices; the partials hold MAX_SPLITS chunks wherever
         // they may (items ≥ batch).
-        let splits = ctx.launch.gram_splits(gl, items, width, width, m - r0);
+        let splits = ctx
+            .launch
+            .split_count(gl, (items, width, width, m - r0), 0, GRAM_CHUNK);
         gl.launch_split_k(
             ctx.client,
             items,
