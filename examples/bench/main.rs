@@ -69,7 +69,6 @@ fn list(args: &Args, key: &str, default: &str) -> Vec<usize> {
         .collect()
 }
 
-/// A comma-separated list of `AxB` pairs (shapes: MxN, or BATCHxN).
 /// `--KEY on|off` as a bool, `None` where absent.
 fn on_off(args: &Args, key: &str) -> Option<bool> {
     args.get(key).map(|v| match v {
@@ -79,6 +78,13 @@ fn on_off(args: &Args, key: &str) -> Option<bool> {
     })
 }
 
+/// `--KEY N` as a number, `None` where absent.
+fn number(args: &Args, key: &str) -> Option<usize> {
+    args.get(key)
+        .map(|v| v.parse().unwrap_or_else(|_| panic!("--{key}: a number")))
+}
+
+/// A comma-separated list of `AxB` pairs (shapes: MxN, or BATCHxN).
 fn pairs(args: &Args, key: &str, default: &str) -> Vec<(usize, usize)> {
     args.get(key)
         .unwrap_or(default)
@@ -480,18 +486,12 @@ fn main() {
         qr_outer: args
             .get("qr-outer")
             .map(|v| v.parse().expect("--qr-outer: a number of columns")),
-        qr_panel_rows: args
-            .get("qr-panel-rows")
-            .map(|v| v.parse().expect("--qr-panel-rows: a number of row groups")),
+        qr_panel_rows: number(&args, "qr-panel-rows"),
         qr_apply_block: args
             .get("qr-apply-block")
             .map(|v| v.parse().expect("--qr-apply-block: a number of columns")),
-        qr_split_chunk: args
-            .get("qr-split-chunk")
-            .map(|v| v.parse().expect("--qr-split-chunk: a number of rows")),
-        qr_split_per_sm: args
-            .get("qr-split-per-sm")
-            .map(|v| v.parse().expect("--qr-split-per-sm: a number of cubes")),
+        qr_split_chunk: number(&args, "qr-split-chunk"),
+        qr_split_per_sm: number(&args, "qr-split-per-sm"),
         qr_split_matrices: args.get("qr-split-matrices").map(|v| {
             v.parse()
                 .expect("--qr-split-matrices: a number of matrices")
