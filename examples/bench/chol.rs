@@ -44,6 +44,8 @@ pub struct Bench<'a> {
     /// cube; 0: none).
     pub qr_panel_grid: Option<usize>,
     pub qr_lookahead: Option<bool>,
+    /// How grid panels combine an exchange (`--qr-grid-staged on|off`).
+    pub qr_grid_staged: Option<bool>,
     /// `--qr-lookahead strips`: look-ahead with the strip update.
     pub qr_lookahead_strips: Option<bool>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows

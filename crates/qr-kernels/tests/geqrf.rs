@@ -919,8 +919,12 @@ pub fn grid_panels(client: &Client) {
             (2, 700, 150, 64, 128),
         ]);
     }
-    for &(batch, m, n, panel, rows) in &cases {
-        let params = grid(panel, rows);
+    // Both ways of combining an exchange, alternately.
+    for (i, &(batch, m, n, panel, rows)) in cases.iter().enumerate() {
+        let params = QrParams {
+            grid_staged_sums: Some(i % 2 == 0),
+            ..grid(panel, rows)
+        };
         let l = QrLaunch::new(&hw, &params, batch, m).expect("grid launch");
         assert!(
             l.panel_grid(m, batch).is_some() || batch * 2 > sms,
@@ -940,6 +944,10 @@ pub fn grid_panels(client: &Client) {
     let params = grid(16, 64);
     let (m, n) = (128, 48);
     for (i, class) in HARD_CLASSES.iter().enumerate() {
+        let params = QrParams {
+            grid_staged_sums: Some(i % 2 == 0),
+            ..params
+        };
         let a = generate(*class, m, n, 37 + i as u64);
         let out = geqrf_host(client, &a, &[m, n], &params).expect("geqrf");
         check_geqrf(
@@ -960,6 +968,12 @@ pub fn grid_panels(client: &Client) {
     let x = geqrf_host(client, &a, &[m, n], &one).expect("register panels");
     let y = geqrf_host(client, &a, &[m, n], &params).expect("grid panels");
     assert_same_factors(&x, &y);
+    let unstaged = QrParams {
+        grid_staged_sums: Some(false),
+        ..params
+    };
+    let z = geqrf_host(client, &a, &[m, n], &unstaged).expect("grid panels");
+    assert_same_factors(&x, &z);
     let mut bad = a.clone();
     bad[(m - 1) * n + 7] = f32::NAN;
     match geqrf_host(client, &bad, &[m, n], &params) {
@@ -1307,6 +1321,11 @@ pub fn extreme_scaling(client: &Client) {
     };
     if QrLaunch::new(&hw, &grid, 1, 120).is_some_and(|l| l.panel_grid(120, 1).is_some()) {
         paths.push(("grid panels", grid));
+        let unstaged = QrParams {
+            grid_staged_sums: Some(false),
+            ..grid
+        };
+        paths.push(("grid panels, row group 0's sums", unstaged));
     }
     for (name, params) in &paths {
         for &(m, n) in &[(120usize, 40usize), (30, 50)] {

@@ -125,6 +125,15 @@ pub struct QrParams {
     /// launch before the step covers only the next panel's columns
     /// ([`super::lookahead::strip_update`]). Default off: not yet measured.
     pub lookahead_strips: Option<bool>,
+    /// How a grid panel's cubes combine an exchange ([`super::panel_regs`]): every unit sums
+    /// its fetched words and stages the sum, and after one cube barrier each unit adds the gy
+    /// staged rows of the columns it needs (`true`); or row group 0 stages the words and adds
+    /// them in cube order, one more cube barrier, and units read the totals (`false`, the
+    /// kernel before session 44). Default: true in look-ahead steps, false in grid panel
+    /// launches (H100, geqrf true against false: 1×4096² 10.99 / 11.03 ms against 11.29 /
+    /// 11.31, 2×4096² 20.37 / 20.40 against 19.46 / 19.48, 8×2048² 8.64 / 8.68 against
+    /// 8.58 / 8.60; BENCHMARKS.md, session 44).
+    pub grid_staged_sums: Option<bool>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -281,6 +290,8 @@ pub struct RegPanelConfig {
     /// holding rows x·rows_cap + ty + t·gy, and each column's sums are exchanged between them
     /// through global memory ([`QrParams::panel_grid`]).
     pub grid: bool,
+    /// A grid panel's exchanges end with staged sums ([`QrParams::grid_staged_sums`]).
+    pub staged_sums: bool,
 }
 
 /// 32-bit registers of one multiprocessor that a cube of the register panel kernel may fill
@@ -321,6 +332,7 @@ impl RegPanelConfig {
             trans,
             plane_rows: hw.plane_ops && hw.lanes == nb,
             grid: false,
+            staged_sums: false,
         };
         let ok = cfg.units() <= hw.max_units_per_cube
             && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
@@ -331,8 +343,9 @@ impl RegPanelConfig {
 
     /// The grid panel for p rows in cubes of about `rows` rows (factored, U = V·Tᵀ) and its
     /// cube count, where it takes at least two cubes, each cube fits as [`Self::new`] says,
-    /// holds the nb pivot rows and fetches and stages the words of one exchange ((cubes + 1)·nb:
-    /// at most [`GRID_WORDS_PER_UNIT`] per unit, in the V staging area), and `batch` launches
+    /// holds the nb pivot rows and fetches and stages one exchange ((cubes + 1)·nb words: at
+    /// most [`GRID_WORDS_PER_UNIT`] per unit; the words, or with `staged_sums` the units'
+    /// sums, gy·nb, in the V staging area), and `batch` launches
     /// of it fit `hw`'s multiprocessors: the cubes of a panel wait for each other, so they
     /// must all run at once ([`Hardware::co_resident`]).
     pub fn grid(
@@ -349,13 +362,14 @@ impl RegPanelConfig {
         let per = p.div_ceil(p.div_ceil(rows));
         let cfg = Self {
             grid: true,
+            staged_sums: true,
             ..Self::new(hw, nb, gy, per, true, true)?
         };
         let cubes = p.div_ceil(cfg.rows_cap);
         let sms = hw.num_sms.unwrap_or(0) as usize;
         let ok = cubes >= 2
             && cfg.rows_cap >= nb
-            && (cubes + 1) * nb <= cfg.stage_len()
+            && (cubes + 1).max(cfg.gy) * nb <= cfg.stage_len()
             && cubes < GRID_WORDS_PER_UNIT * cfg.gy
             && cubes * batch.max(1) <= sms;
         ok.then_some((cfg, cubes))
@@ -444,6 +458,8 @@ pub struct QrLaunch {
     pub lookahead: LookAhead,
     /// [`QrParams::lookahead_strips`].
     pub strips: bool,
+    /// [`QrParams::grid_staged_sums`]; `None`: the default per path.
+    pub grid_staged_sums: Option<bool>,
     pub hw: Hardware,
 }
 
@@ -632,6 +648,7 @@ impl QrLaunch {
             regs,
             lookahead,
             strips: params.lookahead_strips.unwrap_or(false),
+            grid_staged_sums: params.grid_staged_sums,
             outer,
             grid_rows,
             grid_from: if params.panel_grid.is_some() {
@@ -709,12 +726,24 @@ impl QrLaunch {
         RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, factor, trans)
     }
 
-    /// geqrf's grid panel for a p-row panel and its cube count, where it is on and applies.
+    /// geqrf's grid panel for a p-row panel and its cube count, where it is on and applies
+    /// (in a grid panel launch; [`Self::lookahead_panel`] in a look-ahead step).
     pub fn panel_grid(&self, p: usize, batch: usize) -> Option<(RegPanelConfig, usize)> {
+        self.grid_panel(p, batch, self.grid_staged_sums.unwrap_or(false))
+    }
+
+    fn grid_panel(
+        &self,
+        p: usize,
+        batch: usize,
+        staged_sums: bool,
+    ) -> Option<(RegPanelConfig, usize)> {
         if self.grid_rows == 0 || p < self.grid_from || !self.regs || !self.stage {
             return None;
         }
-        RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, self.grid_rows, batch)
+        let (cfg, cubes) =
+            RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, self.grid_rows, batch)?;
+        Some((RegPanelConfig { staged_sums, ..cfg }, cubes))
     }
 
     /// The look-ahead step for a next panel of p rows of `batch` matrices, where geqrf takes
@@ -732,7 +761,8 @@ impl QrLaunch {
         if self.lookahead == LookAhead::Off {
             return None;
         }
-        let (cfg, cubes) = match self.panel_grid(p, batch) {
+        let staged_sums = self.grid_staged_sums.unwrap_or(true);
+        let (cfg, cubes) = match self.grid_panel(p, batch, staged_sums) {
             Some(grid) => grid,
             None => (self.panel_regs(p, true, true)?, 1),
         };

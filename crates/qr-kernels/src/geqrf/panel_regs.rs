@@ -45,8 +45,11 @@
 //! each partial (cube 0 also its pivot row) in slot e % 2 of the matrix's exchange buffer as
 //! one 64-bit word with the exchange number e in its high half, so a word read is either old
 //! or new and whole: no fence or flag is needed. Units (ty, tx) then fetch column tx of cubes
-//! ty, ty + gy, …, each waiting until its word holds e, and row group 0 sums the G partials
-//! in cube order, so every cube forms the same β, τ, scale and Gram column. Exchange numbers
+//! ty, ty + gy, …, each waiting until its word holds e, sum them in that order and stage the
+//! sum in row ty of the V staging area; after one cube barrier every unit sums the gy staged
+//! rows of the columns it needs, as without a grid (`staged_sums`; else row group 0 adds the
+//! staged words in cube order after one more barrier): the same operations in every cube, so
+//! every cube forms the same β, τ, scale and Gram column. Exchange numbers
 //! grow across the op's launches (from `e0`), so the buffer never needs a reset. Two slots
 //! suffice: a cube stores into slot e % 2 again (exchange e + 2) only after it read every
 //! cube's exchange e + 1, which each cube stores only after it finished reading exchange e.
@@ -268,7 +271,7 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
                 );
             }
             let mut alpha = piv[j];
-            let mut s = col_total::<F>(&mut red, j, cfg);
+            let mut s = col_total::<F>(&mut red, &mut vsh, j, cfg);
             let mut d = F::new(1.0);
             let nn = alpha * alpha + s;
             if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
@@ -293,7 +296,9 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
                         cfg,
                     );
                 }
-                let amax = if comptime!(cfg.grid) {
+                let amax = if comptime!(cfg.grid && cfg.staged_sums) {
+                    group_max::<F>(&mut vsh, j, nb, gy, true)
+                } else if comptime!(cfg.grid) {
                     red[j]
                 } else {
                     group_max::<F>(&mut red, j, nb, gy, true)
@@ -320,13 +325,13 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
                         );
                     }
                     alpha = piv[j];
-                    s = col_total::<F>(&mut red, j, cfg);
+                    s = col_total::<F>(&mut red, &mut vsh, j, cfg);
                     d = f.d;
                 }
             }
             column_step::<F>(
-                a, &mut xcol, &mut red, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase, alpha, s,
-                d, r0, ty, tx, unit, j, cfg,
+                a, &mut xcol, &mut red, &mut vsh, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase,
+                alpha, s, d, r0, ty, tx, unit, j, cfg,
             );
             j += 1;
         }
@@ -449,11 +454,19 @@ struct GridPos {
     slot_len: usize,
 }
 
-/// The total over the panel of column k's reduction: row 0 of `red` after a grid exchange,
-/// else the sum of the row groups.
+/// The total over the panel of column k's reduction: after a grid exchange the sum of the
+/// row groups' entries of `stage` (`staged_sums`) or row 0 of `red`; else the sum of the row
+/// groups' entries of `red`.
 #[cube]
-fn col_total<F: Float>(red: &mut Shared<[F]>, k: usize, #[comptime] cfg: RegPanelConfig) -> F {
-    if comptime!(cfg.grid) {
+fn col_total<F: Float>(
+    red: &mut Shared<[F]>,
+    stage: &mut Shared<[F]>,
+    k: usize,
+    #[comptime] cfg: RegPanelConfig,
+) -> F {
+    if comptime!(cfg.grid && cfg.staged_sums) {
+        group_sum::<F>(stage, k, comptime!(cfg.nb), comptime!(cfg.gy), true)
+    } else if comptime!(cfg.grid) {
         red[k]
     } else {
         group_sum::<F>(red, k, comptime!(cfg.nb), comptime!(cfg.gy), true)
@@ -463,9 +476,13 @@ fn col_total<F: Float>(red: &mut Shared<[F]>, k: usize, #[comptime] cfg: RegPane
 /// Grid exchange `e` (reached by every unit of every cube of the panel, after the barrier
 /// that follows the reduction rows' writes): row group 0 combines the cube's reduction rows
 /// per column (the sum, or with `max` the maximum) and stores them, cube 0 also its pivot row
-/// (`pivot`); units (ty, tx) copy column tx of cubes ty, ty + gy, … (then the pivot row; at
-/// most [`GRID_WORDS_PER_UNIT`] words) into `stage` once their words hold e; row group 0 leaves in row 0 of `red` the totals over the
-/// cubes in cube order, and (`pivot`) cube 0's pivot row in `piv`. Ends on a cube barrier.
+/// (`pivot`); unit (ty, tx) waits for column tx of cubes ty, ty + gy, … (at most
+/// [`GRID_WORDS_PER_UNIT`] words). With `staged_sums` it leaves their sum (maximum) in row ty
+/// of `stage`, and the unit that fetches cube 0's pivot row writes it to `piv` (other cubes);
+/// else it stages the words, and after a cube barrier row group 0 leaves the totals in row 0
+/// of `red` (and cube 0's pivot row in `piv`). Ends on a cube barrier, after which
+/// [`col_total`] (or the maximum) is the panel's: the same order of operations in every cube,
+/// so every cube forms the same β, τ and scale.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn exchange<F: Float, X: Int>(
@@ -504,6 +521,7 @@ fn exchange<F: Float, X: Int>(
     }
     // Up to GRID_WORDS_PER_UNIT words per unit, all loaded before the first wait. Older words
     // hold a smaller exchange number (numbers only grow).
+    let mut acc = F::new(0.0);
     if fail[0] == 0u32 {
         let mut word = Array::<X>::new(GRID_WORDS_PER_UNIT);
         #[unroll]
@@ -525,24 +543,40 @@ fn exchange<F: Float, X: Int>(
                 if polls >= GRID_WAIT_POLLS {
                     fail[0] = 1u32;
                 }
-                stage[c * nb + tx] = F::reinterpret(u32::cast_from(word[q]));
+                let v = F::reinterpret(u32::cast_from(word[q]));
+                if comptime!(!cfg.staged_sums) {
+                    stage[c * nb + tx] = v;
+                } else if c < grid.cubes {
+                    if comptime!(max) {
+                        acc = F::max(acc, v);
+                    } else {
+                        acc += v;
+                    }
+                } else if grid.cube != 0 {
+                    piv[tx] = v;
+                }
             }
         }
     }
-    sync_cube();
-    if ty == 0 {
-        let mut total = F::new(0.0);
-        for c in 0..grid.cubes {
-            let v = stage[c * nb + tx];
-            if comptime!(max) {
-                total = F::max(total, v);
-            } else {
-                total += v;
+    if comptime!(cfg.staged_sums) {
+        stage[ty * nb + tx] = acc;
+    } else {
+        // Row group 0 adds the cubes' words in cube order into row 0 of `red`.
+        sync_cube();
+        if ty == 0 {
+            let mut total = F::new(0.0);
+            for c in 0..grid.cubes {
+                let v = stage[c * nb + tx];
+                if comptime!(max) {
+                    total = F::max(total, v);
+                } else {
+                    total += v;
+                }
             }
-        }
-        red[tx] = total;
-        if comptime!(pivot) && grid.cube != 0 {
-            piv[tx] = stage[grid.cubes * nb + tx];
+            red[tx] = total;
+            if comptime!(pivot) && grid.cube != 0 {
+                piv[tx] = stage[grid.cubes * nb + tx];
+            }
         }
     }
     sync_cube();
@@ -557,6 +591,7 @@ fn column_step<F: Float>(
     a: &mut Array<F>,
     xcol: &mut Shared<[V4<F>]>,
     red: &mut Shared<[F]>,
+    stage: &mut Shared<[F]>,
     piv: &Shared<[F]>,
     scl: &mut Shared<[F]>,
     taus: &mut Shared<[F]>,
@@ -577,7 +612,7 @@ fn column_step<F: Float>(
     let rq = comptime!(cfg.rows_per_unit() / 4);
     let tp = comptime!(cfg.pivot_slots());
     let ld = comptime!(cfg.nb + 1);
-    let below = col_total::<F>(red, tx, cfg);
+    let below = col_total::<F>(red, stage, tx, cfg);
     let mut t_j = F::new(0.0);
     // τ = 0 keeps the column as given (scaled back if it was rescaled).
     let mut scale = d;
@@ -585,8 +620,13 @@ fn column_step<F: Float>(
     if s > F::new(0.0) {
         let norm = F::sqrt(alpha * alpha + s);
         beta = select(alpha >= F::new(0.0), -norm, norm);
-        t_j = (beta - alpha) / beta;
-        scale = F::new(1.0) / (alpha - beta);
+        // δ = β − α has β's sign (no cancellation); one division for both
+        // τ = δ/β = δ²·r and 1/(α − β) = −β·r, r = 1/(β·δ) (|β·δ| ≤ 2β², in range after
+        // the rescue).
+        let delta = beta - alpha;
+        let r = F::new(1.0) / (beta * delta);
+        t_j = delta * delta * r;
+        scale = -beta * r;
     }
     // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
     let pk = piv[tx];
@@ -688,9 +728,9 @@ fn pass1<F: Float>(
     red[ty * nb + tx] = dot;
 }
 
-/// The owner of a column in row group `ty` writes its rows from panel row `from` on (zeros
-/// above; its rows start at panel row r0) to the row group's part of slot `slot` of the
-/// pivot-column buffer.
+/// The owner of a column in row group `ty` writes its rows from panel row `from` ≤ nb on
+/// (zeros above; its rows start at panel row r0) to the row group's part of slot `slot` of
+/// the pivot-column buffer.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn publish<F: Float>(
@@ -704,14 +744,26 @@ fn publish<F: Float>(
 ) {
     let gy = comptime!(cfg.gy);
     let rq = comptime!(cfg.rows_per_unit() / 4);
+    // The 4-row slots that hold a pivot slot ([`RegPanelConfig::pivot_slots`]): later rows
+    // lie below nb ≥ `from`.
+    let pq = comptime!(cfg.pivot_slots().div_ceil(4));
     let base = slot * comptime!(cfg.rows_cap / 4) + ty * rq;
     #[unroll]
-    for q in 0..rq {
+    for q in 0..pq {
         let mut v = V4::<F>::broadcast(F::new(0.0));
         #[unroll]
         for e in 0..4usize {
             let t = q * 4 + e;
             v.insert(e, select(r0 + ty + t * gy >= from, a[t], F::new(0.0)));
+        }
+        xcol[base + q] = v;
+    }
+    #[unroll]
+    for q in pq..rq {
+        let mut v = V4::<F>::broadcast(F::new(0.0));
+        #[unroll]
+        for e in 0..4usize {
+            v.insert(e, a[q * 4 + e]);
         }
         xcol[base + q] = v;
     }
