@@ -729,10 +729,11 @@ impl QrLaunch {
     /// geqrf's grid panel for a p-row panel and its cube count, where it is on and applies
     /// (in a grid panel launch; [`Self::lookahead_panel`] in a look-ahead step).
     pub fn panel_grid(&self, p: usize, batch: usize) -> Option<(RegPanelConfig, usize)> {
-        self.grid_panel(p, batch, self.grid_staged_sums.unwrap_or(false))
+        self.panel_grid_with(p, batch, self.grid_staged_sums.unwrap_or(false))
     }
 
-    fn grid_panel(
+    /// [`Self::panel_grid`] with its exchanges' sums staged or not.
+    fn panel_grid_with(
         &self,
         p: usize,
         batch: usize,
@@ -762,7 +763,7 @@ impl QrLaunch {
             return None;
         }
         let staged_sums = self.grid_staged_sums.unwrap_or(true);
-        let (cfg, cubes) = match self.grid_panel(p, batch, staged_sums) {
+        let (cfg, cubes) = match self.panel_grid_with(p, batch, staged_sums) {
             Some(grid) => grid,
             None => (self.panel_regs(p, true, true)?, 1),
         };
