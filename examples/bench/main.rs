@@ -485,31 +485,19 @@ fn main() {
                 .expect("--qr-tsqr-rows: a number of rows, or never"),
         }),
         qr_panel_regs: args.get("qr-panel-regs").map(|v| v == "on"),
-        qr_outer: args
-            .get("qr-outer")
-            .map(|v| v.parse().expect("--qr-outer: a number of columns")),
+        qr_outer: number(&args, "qr-outer"),
         qr_panel_rows: number(&args, "qr-panel-rows"),
-        qr_apply_block: args
-            .get("qr-apply-block")
-            .map(|v| v.parse().expect("--qr-apply-block: a number of columns")),
+        qr_apply_block: number(&args, "qr-apply-block"),
         qr_split_chunk: number(&args, "qr-split-chunk"),
         qr_split_per_sm: number(&args, "qr-split-per-sm"),
-        qr_split_matrices: args.get("qr-split-matrices").map(|v| {
-            v.parse()
-                .expect("--qr-split-matrices: a number of matrices")
-        }),
-        qr_tsqr_top: args
-            .get("qr-tsqr-top")
-            .map(|v| v.parse().expect("--qr-tsqr-top: a number of rows")),
+        qr_split_matrices: number(&args, "qr-split-matrices"),
+        qr_tsqr_top: number(&args, "qr-tsqr-top"),
         qr_recon_top_rows: args.get("qr-recon-top").map(|v| match v {
             "rows" => true,
             "elements" => false,
             _ => panic!("--qr-recon-top: rows or elements"),
         }),
-        qr_panel_grid: args.get("qr-panel-grid").map(|v| {
-            v.parse()
-                .expect("--qr-panel-grid: a number of rows per cube")
-        }),
+        qr_panel_grid: number(&args, "qr-panel-grid"),
         qr_lookahead: args.get("qr-lookahead").map(|v| match v {
             "on" | "strips" => true,
             "off" => false,

@@ -450,7 +450,7 @@ pub struct QrLaunch {
     pub grid_from: usize,
     /// [`QrParams::split_matrices`].
     pub split_matrices: usize,
-    /// [`QrParams::split_chunk`].
+    /// [`QrParams::split_chunk`] (at least 1).
     pub split_chunk: usize,
     /// [`QrParams::split_per_sm`]; 0: at least two cubes per multiprocessor, rounded up.
     pub split_per_sm: usize,
@@ -660,7 +660,7 @@ impl QrLaunch {
                 .split_matrices
                 .unwrap_or(DEFAULT_SPLIT_MATRICES)
                 .min(MAX_SPLITS),
-            split_chunk: params.split_chunk.unwrap_or(MIN_CHUNK),
+            split_chunk: params.split_chunk.unwrap_or(MIN_CHUNK).max(1),
             split_per_sm: params.split_per_sm.unwrap_or(SPLIT_PER_SM),
             nb,
             grid,

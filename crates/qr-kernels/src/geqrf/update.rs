@@ -575,8 +575,8 @@ impl UpdateWork {
         Self {
             w: ctx.buffer(ctx.batch * width * cols),
             partials: (ctx.batch <= ctx.launch.split_matrices
-                && rows >= 2 * ctx.launch.split_chunk.max(1))
-            .then(|| ctx.buffer(MAX_SPLITS * width * cols)),
+                && rows >= 2 * ctx.launch.split_chunk)
+                .then(|| ctx.buffer(MAX_SPLITS * width * cols)),
             rows,
             cols,
             width,
