@@ -189,11 +189,13 @@ fn main() {
         }
         return;
     }
-    // `qahead [P] [NB] [GY] [grid ROWS] [strips]`: geqrf's look-ahead kernel
+    // `qahead [P] [NB] [GY] [grid ROWS] [strips] [cfirst]`: geqrf's look-ahead kernel
     // (`geqrf/lookahead.rs`): the register panel kernel as `qpanel` builds it, after its rows
-    // of C −= U·W, in one launch with the update's GEMM tiles (`strips`: its column strips).
+    // of C −= U·W, in one launch with the update's GEMM tiles (`strips`: its column strips;
+    // `cfirst`: the tiles' C loaded with the product's first loads).
     if args.get(1).map(String::as_str) == Some("qahead") {
         let strips = args.iter().any(|a| a == "strips");
+        let c_first = args.iter().any(|a| a == "cfirst");
         use qr_kernels::geqrf::{AheadLaunch, RegPanelConfig, ahead_tiles, lookahead_kernel};
         let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
         let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
@@ -242,6 +244,7 @@ fn main() {
                     cfg,
                     gcfg,
                     strips,
+                    c_first,
                 ))
             };
         }

@@ -1049,6 +1049,17 @@ pub fn lookahead(client: &Client) {
         };
         let x = geqrf_host(client, &a, &[batch, m, n], &off).expect("without look-ahead");
         assert_same_factors(&x, &y);
+        // The tiles' C loaded with the product's first loads: the same operations, so the
+        // same bits.
+        let early = QrParams {
+            lookahead_c_first: Some(true),
+            ..params
+        };
+        let e = geqrf_host(client, &a, &[batch, m, n], &early).expect("C first");
+        assert!(
+            y.h == e.h && y.tau == e.tau,
+            "{what}: C first changed the factors"
+        );
         // The rest in column strips, each forming its own part of W.
         let strips = QrParams {
             lookahead_strips: Some(true),

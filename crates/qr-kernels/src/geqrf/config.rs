@@ -134,6 +134,11 @@ pub struct QrParams {
     /// 11.31, 2×4096² 20.37 / 20.40 against 19.46 / 19.48, 8×2048² 8.64 / 8.68 against
     /// 8.58 / 8.60; BENCHMARKS.md, session 44).
     pub grid_staged_sums: Option<bool>,
+    /// Look-ahead launches' update tiles load their C with the product's first loads (`true`)
+    /// or after the product (`false`, as every other GEMM here). Their cubes are as large as
+    /// the panel's and hold its registers, one per multiprocessor, so nothing else hides a
+    /// tile's memory latency. Default false.
+    pub lookahead_c_first: Option<bool>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -460,6 +465,8 @@ pub struct QrLaunch {
     pub strips: bool,
     /// [`QrParams::grid_staged_sums`]; `None`: the default per path.
     pub grid_staged_sums: Option<bool>,
+    /// [`QrParams::lookahead_c_first`].
+    pub ahead_c_first: bool,
     pub hw: Hardware,
 }
 
@@ -649,6 +656,7 @@ impl QrLaunch {
             lookahead,
             strips: params.lookahead_strips.unwrap_or(false),
             grid_staged_sums: params.grid_staged_sums,
+            ahead_c_first: params.lookahead_c_first.unwrap_or(false),
             outer,
             grid_rows,
             grid_from: if params.panel_grid.is_some() {

@@ -88,7 +88,8 @@ pub(crate) fn strip_bytes(cfg: &RegPanelConfig) -> usize {
 /// pcubes·batch, tiles per matrix from `dims`; `sa`: U, `sb`: W_rest, `sc`: C_rest, a view of
 /// `h` disjoint from the panel and the rows above it). With `strips`, tile t is strip t of
 /// [`STRIP`] columns of C_rest (`dims.tiles_n` per matrix, `dims.m` rows, `dims.n` columns),
-/// W_rest formed from V (`v_prev`, laid out as U) and not read.
+/// W_rest formed from V (`v_prev`, laid out as U) and not read. With `c_first` the tiles
+/// issue their loads of C with the first K window's ([`gemm_vec_tile`]).
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
 pub fn lookahead_kernel<F: Float, X: Int>(
@@ -118,6 +119,7 @@ pub fn lookahead_kernel<F: Float, X: Int>(
     #[comptime] cfg: RegPanelConfig,
     #[comptime] gcfg: GemmConfig,
     #[comptime] strips: bool,
+    #[comptime] c_first: bool,
 ) {
     // A 1-D launch: the panels' cubes of every matrix first (matrix-major), then the tiles.
     let cube = CUBE_POS_X as usize;
@@ -183,7 +185,7 @@ pub fn lookahead_kernel<F: Float, X: Int>(
             gcfg,
             SUB_OP,
             AHEAD_LAYOUT,
-            false,
+            c_first,
         );
     }
 }

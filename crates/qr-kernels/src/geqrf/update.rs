@@ -310,6 +310,7 @@ impl Reflectors {
                     cfg,
                     gcfg,
                     strips,
+                    ctx.launch.ahead_c_first,
                 )
             };
         }

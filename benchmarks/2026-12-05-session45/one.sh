@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Session 45, call one (carry .gpu: bench.xz and geqrf_tests.xz of the tree with
+# QrParams::lookahead_c_first): look-ahead tiles with C loaded first against the default,
+# alternated, two rounds; grids of 256 rows with it; then the geqrf suite (owed on this
+# session's kernels and on session 44's).
+cd "$(dirname "$0")/../.."
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+R=$OUT/run.log
+for b in bench geqrf_tests; do xz -dc .gpu/$b.xz > /tmp/$b && chmod +x /tmp/$b; done
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
+F="geqrf 1x4096x4096|geqrf 1x8192x8192|qr reduced 1x4096x4096"
+run() { name=$1; shift; timeout 120 /tmp/bench --samples 5 "$@" > $OUT/$name.log 2>&1; echo "$name rc=$? t=$SECONDS" | tee -a $R; }
+for r in 1 2; do
+  run default-$r --filter "$F"
+  run cfirst-$r --filter "$F" --qr-ahead-c-first on
+done
+run cfirst-g256 --filter "geqrf 1x4096x4096|geqrf 1x8192x8192" --qr-ahead-c-first on --qr-panel-grid 256
+timeout 280 /tmp/geqrf_tests --test-threads=1 > $OUT/tests.log 2>&1
+echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
+grep -E "test result|panicked|FAILED|failed" $OUT/tests.log | cut -c1-160 | tee -a $R
+xz -9 $OUT/tests.log
+for v in default-1 cfirst-1 default-2 cfirst-2 cfirst-g256; do
+  echo "== $v" | tee -a $R
+  grep -hE "^(geqrf|qr)" $OUT/$v.log | cut -c1-60 | tee -a $R
+done
