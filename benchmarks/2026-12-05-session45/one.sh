@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Session 45, call one (carry .gpu: bench.xz and geqrf_tests.xz of the tree with
-# QrParams::lookahead_c_first): look-ahead tiles with C loaded first against the default,
-# alternated, two rounds; grids of 256 rows with it; then the geqrf suite (owed on this
-# session's kernels and on session 44's).
+# QrParams::lookahead_c_first and lookahead_tile_k): look-ahead tiles with C loaded first,
+# and with K in one window of 32, against the default, alternated, two rounds; grids of 256
+# rows with C first; the geqrf suite (owed on this session's kernels and on session 44's);
+# then, in the time left, an ncu of one 1 × 4096² call with C first.
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 R=$OUT/run.log
@@ -13,13 +14,20 @@ run() { name=$1; shift; timeout 120 /tmp/bench --samples 5 "$@" > $OUT/$name.log
 for r in 1 2; do
   run default-$r --filter "$F"
   run cfirst-$r --filter "$F" --qr-ahead-c-first on
+  run cfirst-k32-$r --filter "$F" --qr-ahead-c-first on --qr-ahead-tile-k 32
 done
+run k32 --filter "$F" --qr-ahead-tile-k 32
 run cfirst-g256 --filter "geqrf 1x4096x4096|geqrf 1x8192x8192" --qr-ahead-c-first on --qr-panel-grid 256
-timeout 280 /tmp/geqrf_tests --test-threads=1 > $OUT/tests.log 2>&1
+timeout 250 /tmp/geqrf_tests --test-threads=1 > $OUT/tests.log 2>&1
 echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
 grep -E "test result|panicked|FAILED|failed" $OUT/tests.log | cut -c1-160 | tee -a $R
 xz -9 $OUT/tests.log
-for v in default-1 cfirst-1 default-2 cfirst-2 cfirst-g256; do
+left=$((585 - SECONDS))
+timeout $left ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+  -c 400 /tmp/bench --filter "geqrf 1x4096x4096" --samples 1 --qr-ahead-c-first on > $OUT/ncu-cfirst.log 2>&1
+echo "ncu cfirst rc=$? t=$SECONDS" | tee -a $R
+xz -9 $OUT/ncu-cfirst.log
+for v in default-1 cfirst-1 cfirst-k32-1 default-2 cfirst-2 cfirst-k32-2 k32 cfirst-g256; do
   echo "== $v" | tee -a $R
   grep -hE "^(geqrf|qr)" $OUT/$v.log | cut -c1-60 | tee -a $R
 done

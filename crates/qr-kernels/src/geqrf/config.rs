@@ -1,5 +1,5 @@
 //! Knobs of the blocked QR ops and the one hardware check.
-use super::lookahead::{STRIP, ahead_tiles, strip_bytes};
+use super::lookahead::{AHEAD_TILE_K, STRIP, ahead_tiles, strip_bytes};
 use super::recon::ReconConfig;
 use crate::tsqr::TsqrParams;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
@@ -139,6 +139,9 @@ pub struct QrParams {
     /// the panel's and hold its registers, one per multiprocessor, so nothing else hides a
     /// tile's memory latency. Default false.
     pub lookahead_c_first: Option<bool>,
+    /// The look-ahead tiles' K window (a multiple of 4). Default
+    /// [`super::lookahead::AHEAD_TILE_K`] (16); 32 takes a 32-column panel's K in one window.
+    pub lookahead_tile_k: Option<usize>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -467,6 +470,8 @@ pub struct QrLaunch {
     pub grid_staged_sums: Option<bool>,
     /// [`QrParams::lookahead_c_first`].
     pub ahead_c_first: bool,
+    /// [`QrParams::lookahead_tile_k`].
+    pub ahead_tile_k: usize,
     pub hw: Hardware,
 }
 
@@ -657,6 +662,7 @@ impl QrLaunch {
             strips: params.lookahead_strips.unwrap_or(false),
             grid_staged_sums: params.grid_staged_sums,
             ahead_c_first: params.lookahead_c_first.unwrap_or(false),
+            ahead_tile_k: params.lookahead_tile_k.unwrap_or(AHEAD_TILE_K),
             outer,
             grid_rows,
             grid_from: if params.panel_grid.is_some() {
@@ -790,7 +796,7 @@ impl QrLaunch {
         {
             return None;
         }
-        let gcfg = ahead_tiles(cfg.units())?;
+        let gcfg = ahead_tiles(cfg.units(), self.ahead_tile_k)?;
         // One 1-D launch: the panels' cubes and every matrix's tiles (or strips) of an update
         // of up to p + nb rows (this panel's rows and the ones above it) by `cols` columns.
         let (update_bytes, tiles) = if self.strips {

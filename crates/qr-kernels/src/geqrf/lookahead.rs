@@ -55,10 +55,14 @@ const AHEAD_LAYOUT: Layout = Layout {
 pub const MAX_AHEAD_UNITS: usize = 512;
 
 /// The GEMM tiles for a launch of `units` units (the panel's): 4 × 4 per unit, 16 units
-/// along columns (32 from 512 units), K windows of 16; `None` below 64 units, off 16 or
-/// above [`MAX_AHEAD_UNITS`].
-pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
-    if !(64..=MAX_AHEAD_UNITS).contains(&units) || !units.is_multiple_of(16) {
+/// along columns (32 from 512 units), K windows of `tile_k` (default [`AHEAD_TILE_K`]);
+/// `None` below 64 units, off 16 or above [`MAX_AHEAD_UNITS`], or for a window off 4.
+pub fn ahead_tiles(units: usize, tile_k: usize) -> Option<GemmConfig> {
+    if !(64..=MAX_AHEAD_UNITS).contains(&units)
+        || !units.is_multiple_of(16)
+        || tile_k == 0
+        || !tile_k.is_multiple_of(4)
+    {
         return None;
     }
     let units_x = if units >= 512 { 32 } else { 16 };
@@ -67,11 +71,14 @@ pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
         units_y: units / units_x,
         tm: 4,
         tn: 4,
-        tile_k: 16,
+        tile_k,
         unroll: true,
         vector: true,
     })
 }
+
+/// The look-ahead tiles' default K window ([`super::QrParams::lookahead_tile_k`]).
+pub const AHEAD_TILE_K: usize = 16;
 
 /// Columns of C_rest per cube of the strip update ([`strip_update`]).
 pub const STRIP: usize = 16;
