@@ -189,18 +189,11 @@ fn main() {
         }
         return;
     }
-    // `qahead [P] [NB] [GY] [grid ROWS] [strips] [cfirst] [k32]`: geqrf's look-ahead kernel
+    // `qahead [P] [NB] [GY] [grid ROWS] [strips]`: geqrf's look-ahead kernel
     // (`geqrf/lookahead.rs`): the register panel kernel as `qpanel` builds it, after its rows
-    // of C −= U·W, in one launch with the update's GEMM tiles (`strips`: its column strips;
-    // `cfirst`: the tiles' C loaded with the product's first loads; `k32`: K windows of 32).
+    // of C −= U·W, in one launch with the update's GEMM tiles (`strips`: its column strips).
     if args.get(1).map(String::as_str) == Some("qahead") {
         let strips = args.iter().any(|a| a == "strips");
-        let c_first = args.iter().any(|a| a == "cfirst");
-        let tile_k = if args.iter().any(|a| a == "k32") {
-            32
-        } else {
-            16
-        };
         use qr_kernels::geqrf::{AheadLaunch, RegPanelConfig, ahead_tiles, lookahead_kernel};
         let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
         let (p, nb, gy) = (num(2, 1024), num(3, 32), num(4, 16));
@@ -211,7 +204,7 @@ fn main() {
             }
             None => RegPanelConfig::new(&Hardware::hopper(), nb, gy, p, true, true),
         };
-        let Some((cfg, gcfg)) = cfg.and_then(|c| Some((c, ahead_tiles(c.units(), tile_k)?))) else {
+        let Some((cfg, gcfg)) = cfg.and_then(|c| Some((c, ahead_tiles(c.units())?))) else {
             eprintln!("no look-ahead kernel for {p} × {nb} with {gy} row groups");
             std::process::exit(2);
         };
@@ -249,7 +242,6 @@ fn main() {
                     cfg,
                     gcfg,
                     strips,
-                    c_first,
                 ))
             };
         }

@@ -46,10 +46,6 @@ pub struct Bench<'a> {
     pub qr_lookahead: Option<bool>,
     /// How grid panels combine an exchange (`--qr-grid-staged on|off`).
     pub qr_grid_staged: Option<bool>,
-    /// Whether look-ahead tiles load C with the product's first loads (`--qr-ahead-c-first on|off`).
-    pub qr_ahead_c_first: Option<bool>,
-    /// The look-ahead tiles' K window (`--qr-ahead-tile-k N`).
-    pub qr_ahead_tile_k: Option<usize>,
     /// `--qr-lookahead strips`: look-ahead with the strip update.
     pub qr_lookahead_strips: Option<bool>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows

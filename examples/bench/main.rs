@@ -51,8 +51,6 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
-      [--qr-ahead-c-first on|off] (the main geqrf / qr rows' look-ahead tiles: C loaded with the product's first loads (on) or after it (off))
-      [--qr-ahead-tile-k N] (the main geqrf / qr rows' look-ahead tiles with K windows of N)
       [--qr-lookahead on|strips|off] (the main geqrf / qr rows with or without look-ahead (strips: the rest updated in column strips): each step's update and the next panel in one launch; default: where QrParams::lookahead's default puts it)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
       [--qr-thin-gemm simt-thin|mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
@@ -383,8 +381,6 @@ fn main() {
                 qr_panel_grid: None,
                 qr_lookahead: None,
                 qr_grid_staged: None,
-                qr_ahead_c_first: None,
-                qr_ahead_tile_k: None,
                 qr_lookahead_strips: None,
                 qr_big_gemm: None,
                 qr_thin_gemm: None,
@@ -509,8 +505,6 @@ fn main() {
         }),
         qr_lookahead_strips: args.get("qr-lookahead").map(|v| v == "strips"),
         qr_grid_staged: on_off(&args, "qr-grid-staged"),
-        qr_ahead_c_first: on_off(&args, "qr-ahead-c-first"),
-        qr_ahead_tile_k: number(&args, "qr-ahead-tile-k"),
         qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
         qr_thin_gemm: args.get("qr-thin-gemm").map(chol::gemm_kernel),
         gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),

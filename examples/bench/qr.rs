@@ -151,8 +151,6 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         lookahead: ctx.qr_lookahead,
         lookahead_strips: ctx.qr_lookahead_strips,
         grid_staged_sums: ctx.qr_grid_staged,
-        lookahead_c_first: ctx.qr_ahead_c_first,
-        lookahead_tile_k: ctx.qr_ahead_tile_k,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {
             top_rows: Some(top),
             ..GPU_TSQR_PANEL_PARAMS

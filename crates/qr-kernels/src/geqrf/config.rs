@@ -1,5 +1,5 @@
 //! Knobs of the blocked QR ops and the one hardware check.
-use super::lookahead::{AHEAD_TILE_K, STRIP, ahead_tiles, strip_bytes};
+use super::lookahead::{STRIP, ahead_tiles, strip_bytes};
 use super::recon::ReconConfig;
 use crate::tsqr::TsqrParams;
 use linalg_common::gemm::{GemmConfig, GemmKernel, GemmLaunch, batch_grid};
@@ -134,14 +134,6 @@ pub struct QrParams {
     /// 11.31, 2×4096² 20.37 / 20.40 against 19.46 / 19.48, 8×2048² 8.64 / 8.68 against
     /// 8.58 / 8.60; BENCHMARKS.md, session 44).
     pub grid_staged_sums: Option<bool>,
-    /// Look-ahead launches' update tiles load their C with the product's first loads (`true`)
-    /// or after the product (`false`, as every other GEMM here). Their cubes are as large as
-    /// the panel's and hold its registers, one per multiprocessor, so nothing else hides a
-    /// tile's memory latency. Default false.
-    pub lookahead_c_first: Option<bool>,
-    /// The look-ahead tiles' K window (a multiple of 4). Default
-    /// [`super::lookahead::AHEAD_TILE_K`] (16); 32 takes a 32-column panel's K in one window.
-    pub lookahead_tile_k: Option<usize>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -468,10 +460,6 @@ pub struct QrLaunch {
     pub strips: bool,
     /// [`QrParams::grid_staged_sums`]; `None`: the default per path.
     pub grid_staged_sums: Option<bool>,
-    /// [`QrParams::lookahead_c_first`].
-    pub ahead_c_first: bool,
-    /// [`QrParams::lookahead_tile_k`].
-    pub ahead_tile_k: usize,
     pub hw: Hardware,
 }
 
@@ -661,8 +649,6 @@ impl QrLaunch {
             lookahead,
             strips: params.lookahead_strips.unwrap_or(false),
             grid_staged_sums: params.grid_staged_sums,
-            ahead_c_first: params.lookahead_c_first.unwrap_or(false),
-            ahead_tile_k: params.lookahead_tile_k.unwrap_or(AHEAD_TILE_K),
             outer,
             grid_rows,
             grid_from: if params.panel_grid.is_some() {
@@ -796,7 +782,7 @@ impl QrLaunch {
         {
             return None;
         }
-        let gcfg = ahead_tiles(cfg.units(), self.ahead_tile_k)?;
+        let gcfg = ahead_tiles(cfg.units())?;
         // One 1-D launch: the panels' cubes and every matrix's tiles (or strips) of an update
         // of up to p + nb rows (this panel's rows and the ones above it) by `cols` columns.
         let (update_bytes, tiles) = if self.strips {

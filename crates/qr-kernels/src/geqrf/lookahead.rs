@@ -55,14 +55,10 @@ const AHEAD_LAYOUT: Layout = Layout {
 pub const MAX_AHEAD_UNITS: usize = 512;
 
 /// The GEMM tiles for a launch of `units` units (the panel's): 4 × 4 per unit, 16 units
-/// along columns (32 from 512 units), K windows of `tile_k` (default [`AHEAD_TILE_K`]);
-/// `None` below 64 units, off 16 or above [`MAX_AHEAD_UNITS`], or for a window off 4.
-pub fn ahead_tiles(units: usize, tile_k: usize) -> Option<GemmConfig> {
-    if !(64..=MAX_AHEAD_UNITS).contains(&units)
-        || !units.is_multiple_of(16)
-        || tile_k == 0
-        || !tile_k.is_multiple_of(4)
-    {
+/// along columns (32 from 512 units), K windows of 16; `None` below 64 units, off 16 or
+/// above [`MAX_AHEAD_UNITS`].
+pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
+    if !(64..=MAX_AHEAD_UNITS).contains(&units) || !units.is_multiple_of(16) {
         return None;
     }
     let units_x = if units >= 512 { 32 } else { 16 };
@@ -71,14 +67,11 @@ pub fn ahead_tiles(units: usize, tile_k: usize) -> Option<GemmConfig> {
         units_y: units / units_x,
         tm: 4,
         tn: 4,
-        tile_k,
+        tile_k: 16,
         unroll: true,
         vector: true,
     })
 }
-
-/// The look-ahead tiles' default K window ([`super::QrParams::lookahead_tile_k`]).
-pub const AHEAD_TILE_K: usize = 16;
 
 /// Columns of C_rest per cube of the strip update ([`strip_update`]).
 pub const STRIP: usize = 16;
@@ -95,8 +88,7 @@ pub(crate) fn strip_bytes(cfg: &RegPanelConfig) -> usize {
 /// pcubes·batch, tiles per matrix from `dims`; `sa`: U, `sb`: W_rest, `sc`: C_rest, a view of
 /// `h` disjoint from the panel and the rows above it). With `strips`, tile t is strip t of
 /// [`STRIP`] columns of C_rest (`dims.tiles_n` per matrix, `dims.m` rows, `dims.n` columns),
-/// W_rest formed from V (`v_prev`, laid out as U) and not read. With `c_first` the tiles
-/// issue their loads of C with the first K window's ([`gemm_vec_tile`]).
+/// W_rest formed from V (`v_prev`, laid out as U) and not read.
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
 pub fn lookahead_kernel<F: Float, X: Int>(
@@ -126,7 +118,6 @@ pub fn lookahead_kernel<F: Float, X: Int>(
     #[comptime] cfg: RegPanelConfig,
     #[comptime] gcfg: GemmConfig,
     #[comptime] strips: bool,
-    #[comptime] c_first: bool,
 ) {
     // A 1-D launch: the panels' cubes of every matrix first (matrix-major), then the tiles.
     let cube = CUBE_POS_X as usize;
@@ -192,7 +183,7 @@ pub fn lookahead_kernel<F: Float, X: Int>(
             gcfg,
             SUB_OP,
             AHEAD_LAYOUT,
-            c_first,
+            false,
         );
     }
 }

@@ -310,7 +310,6 @@ impl Reflectors {
                     cfg,
                     gcfg,
                     strips,
-                    ctx.launch.ahead_c_first,
                 )
             };
         }
