@@ -252,6 +252,39 @@ fn main() {
         }
         return;
     }
+    // `qproduct [PLANES STEPS FLUSH]`: geqrf's register product kernel (`geqrf/product.rs`).
+    if args.get(1).map(String::as_str) == Some("qproduct") {
+        use qr_kernels::geqrf::{PRODUCT_DEFAULT, ProductConfig, product_kernel};
+        let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+        let cfg = ProductConfig {
+            planes: num(2, PRODUCT_DEFAULT.planes),
+            steps: num(3, PRODUCT_DEFAULT.steps),
+            flush_steps: num(4, PRODUCT_DEFAULT.flush_steps),
+        };
+        let Some(cfg) = ProductConfig::new(&Hardware::hopper(), cfg) else {
+            eprintln!("no product kernel for {cfg:?}");
+            std::process::exit(2);
+        };
+        let strides = || StridesLaunch::new(0, 32, 1, 1024 * 32);
+        compile(&product_kernel::create_dummy_kernel(
+            props,
+            target,
+            CubeCount::Static(2, 1, 1),
+            CubeDim::new_1d(cfg.units() as u32),
+            arg(),
+            arg(),
+            arg(),
+            strides(),
+            strides(),
+            strides(),
+            1024,
+            32,
+            32,
+            1,
+            cfg,
+        ));
+        return;
+    }
     // `recon [NB] [old]`: the top block of geqrf's Householder reconstruction
     // (`geqrf/recon.rs`) for panels of NB columns (32), a unit per row (`old`: per element).
     if args.get(1).map(String::as_str) == Some("recon") {

@@ -46,6 +46,10 @@ pub struct Bench<'a> {
     pub qr_lookahead: Option<bool>,
     /// How grid panels combine an exchange (`--qr-grid-staged on|off`).
     pub qr_grid_staged: Option<bool>,
+    /// geqrf's update products by the register product kernel (`--qr-product on|off`).
+    pub qr_product: Option<bool>,
+    /// Its shape (`--qr-product-shape PLANES,STEPS,FLUSH`).
+    pub qr_product_shape: Option<qr_kernels::geqrf::ProductConfig>,
     /// `--qr-lookahead strips`: look-ahead with the strip update.
     pub qr_lookahead_strips: Option<bool>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows

@@ -51,6 +51,8 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
+      [--qr-product on|off] (the main geqrf / orgqr / qr rows' update products Vᵀ·C by the register product kernel or the thin mma GEMM with split-K)
+      [--qr-product-shape PLANES,STEPS,FLUSH] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes)
       [--qr-lookahead on|strips|off] (the main geqrf / qr rows with or without look-ahead (strips: the rest updated in column strips): each step's update and the next panel in one launch; default: where QrParams::lookahead's default puts it)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
       [--qr-thin-gemm simt-thin|mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
@@ -381,6 +383,8 @@ fn main() {
                 qr_panel_grid: None,
                 qr_lookahead: None,
                 qr_grid_staged: None,
+                qr_product: None,
+                qr_product_shape: None,
                 qr_lookahead_strips: None,
                 qr_big_gemm: None,
                 qr_thin_gemm: None,
@@ -505,6 +509,19 @@ fn main() {
         }),
         qr_lookahead_strips: args.get("qr-lookahead").map(|v| v == "strips"),
         qr_grid_staged: on_off(&args, "qr-grid-staged"),
+        qr_product: on_off(&args, "qr-product"),
+        qr_product_shape: args.get("qr-product-shape").map(|v| {
+            let x: Vec<usize> = v
+                .split(',')
+                .map(|t| t.parse().expect("--qr-product-shape: PLANES,STEPS,FLUSH"))
+                .collect();
+            assert_eq!(x.len(), 3, "--qr-product-shape: PLANES,STEPS,FLUSH");
+            qr_kernels::geqrf::ProductConfig {
+                planes: x[0],
+                steps: x[1],
+                flush_steps: x[2],
+            }
+        }),
         qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
         qr_thin_gemm: args.get("qr-thin-gemm").map(chol::gemm_kernel),
         gemm_kernel: args.get("gemm-kernel").map(chol::gemm_kernel),

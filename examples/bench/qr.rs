@@ -151,6 +151,8 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         lookahead: ctx.qr_lookahead,
         lookahead_strips: ctx.qr_lookahead_strips,
         grid_staged_sums: ctx.qr_grid_staged,
+        product_regs: ctx.qr_product,
+        product_config: ctx.qr_product_shape,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {
             top_rows: Some(top),
             ..GPU_TSQR_PANEL_PARAMS

@@ -676,7 +676,7 @@ fn frag_slot(idx: usize, #[comptime] steps: usize, #[comptime] kmajor: bool) -> 
 /// A NaN may lose its payload in hi, but lo = x − hi is then NaN; finite values within 2⁻¹²
 /// of the largest f32 round to an infinite hi and a NaN result.
 #[cube]
-fn split_pair<T: Float>(v0: f32, v1: f32) -> V4<T> {
+pub fn split_pair<T: Float>(v0: f32, v1: f32) -> V4<T> {
     let h0 = (u32::reinterpret(v0) + 0x1000u32) & 0xffff_e000u32;
     let h1 = (u32::reinterpret(v1) + 0x1000u32) & 0xffff_e000u32;
     let mut q = V4::<T>::empty();

@@ -1215,6 +1215,80 @@ pub fn gemm_split_k(client: &Client) {
     }
 }
 
+/// Vᵀ·C by the register product kernel (`QrParams::product_regs`; CUDA with `mma.sync`,
+/// refused elsewhere): geqrf, householder_product and apply_q pass the gates and agree with
+/// the default path, on products whose rows straddle its 8-row steps (m not a multiple of 8),
+/// whose columns straddle its 32-column cubes, with reflector blocks narrower than 32
+/// (householder_product's and apply_q's last blocks), batches, the look-ahead and grid panels
+/// of a large matrix, other cube shapes (one plane; loads four steps ahead; sums every step),
+/// and C whose rows are not 4-vectors (n − 32 not a multiple of 4: the default path).
+pub fn product_regs(client: &Client) {
+    use qr_kernels::geqrf::{PRODUCT_DEFAULT, ProductConfig};
+    let hw = Hardware::of(client);
+    let on = QrParams {
+        product_regs: Some(true),
+        ..QrParams::default()
+    };
+    if ProductConfig::new(&hw, PRODUCT_DEFAULT).is_none() {
+        assert!(
+            !hw.tf32_manual_mma || hw.lanes != 32 || !hw.vector_views,
+            "mma.sync, 32-lane planes and vector views, yet the product kernel is refused"
+        );
+        assert!(
+            QrLaunch::new(&hw, &on, 1, 64).is_none(),
+            "refused on {hw:?}"
+        );
+        return;
+    }
+    let shapes: &[(usize, usize, usize)] = &[
+        (1, 997, 300),
+        (2, 1000, 516),
+        (3, 257, 130),
+        (1, 75, 68),
+        (1, 2100, 2100),
+    ];
+    let configs = [
+        PRODUCT_DEFAULT,
+        ProductConfig {
+            planes: 1,
+            steps: 1,
+            flush_steps: 1,
+        },
+        ProductConfig {
+            planes: 4,
+            steps: 4,
+            flush_steps: 8,
+        },
+    ];
+    for (ci, cfg) in configs.into_iter().enumerate() {
+        let params = QrParams {
+            product_config: Some(cfg),
+            ..on
+        };
+        for &(batch, m, n) in shapes {
+            if ci > 0 && m > 1000 {
+                continue;
+            }
+            let classes = [
+                MatrixClass::Dense,
+                MatrixClass::GradedColumns { kappa: 1e7 },
+                MatrixClass::RankDeficient { rank: n / 3 },
+            ];
+            let a = batch_of(&classes[..batch], m, n, (7 * m + n) as u64);
+            let ours = geqrf_host(client, &a, &[batch, m, n], &params).expect("geqrf");
+            let what = format!("register products {cfg:?}, {batch} × {m}×{n}");
+            check_geqrf(client, &a, &ours, &params, &what);
+            // Dense matrices only: rank-deficient ones' trailing reflectors are rounding noise.
+            if batch == 1 {
+                let base =
+                    geqrf_host(client, &a, &[batch, m, n], &QrParams::default()).expect("geqrf");
+                assert_same_factors(&ours, &base);
+            }
+        }
+        hp_and_apply_q_with(client, params, 2, &[(130, 70), (300, 97)]);
+    }
+}
+
 fn gemm_split_k_on(client: &Client, g: &linalg_common::gemm::GemmLaunch) {
     use linalg_common::gemm::{GemmOp, Operand};
     let (m, k, n, ld) = (13usize, 1003usize, 21usize, 30usize);
@@ -1509,6 +1583,10 @@ macro_rules! testgen {
             #[test]
             fn outer_blocks() {
                 super::outer_blocks(&client());
+            }
+            #[test]
+            fn product_regs() {
+                super::product_regs(&client());
             }
             #[test]
             fn extreme_scaling() {

@@ -134,6 +134,14 @@ pub struct QrParams {
     /// 11.31, 2×4096² 20.37 / 20.40 against 19.46 / 19.48, 8×2048² 8.64 / 8.68 against
     /// 8.58 / 8.60; BENCHMARKS.md, session 44).
     pub grid_staged_sums: Option<bool>,
+    /// geqrf's update products Vᵀ·C of panels of at most 32 columns by the register product
+    /// kernel ([`super::product`]: 3×TF32 `mma.sync` from registers, K split over one cube's
+    /// planes; CUDA, where the views' rows read as 4-vectors) instead of the thin mma GEMM
+    /// with split-K partials and a second launch that sums them. `Some(true)` is refused
+    /// where the device cannot run it. Default off: not yet measured.
+    pub product_regs: Option<bool>,
+    /// The register product kernel's shape (default [`PRODUCT_DEFAULT`]).
+    pub product_config: Option<ProductConfig>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -268,6 +276,52 @@ impl PanelConfig {
         let nb = self.nb;
         let gram = if self.factor { 1 } else { nb * (nb + 1) };
         4 * (self.rows_cap.max(1) * nb + self.gy * nb + 4 * nb + nb * (nb + 1) + gram)
+    }
+}
+
+/// Comptime shape of the register product kernel ([`super::product`]): `planes` planes of
+/// 32 lanes, loads `steps` K steps (of 8 rows) ahead, f32 sums every `flush_steps` steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProductConfig {
+    pub planes: usize,
+    pub steps: usize,
+    pub flush_steps: usize,
+}
+
+/// The default of [`ProductConfig`]: 16 planes (one cube of 512 units per multiprocessor),
+/// loads one step ahead, sums every 16 steps (K = 128, as
+/// [`linalg_common::gemm_mma::MMA_DEFAULT`] flushes). ptxas 13 (`scripts/local-sass.sh
+/// qproduct`): 115 registers, no spill; two steps ahead take 128 with 248 bytes spilled (167
+/// without spill at 8 planes).
+pub const PRODUCT_DEFAULT: ProductConfig = ProductConfig {
+    planes: 16,
+    steps: 1,
+    flush_steps: 16,
+};
+
+impl ProductConfig {
+    /// `cfg` where the device runs it: `mma.sync` on 32-lane planes, 4-vector views, and the
+    /// cube and its sums fit.
+    pub fn new(hw: &Hardware, cfg: ProductConfig) -> Option<Self> {
+        let ok = hw.tf32_manual_mma
+            && hw.lanes == linalg_common::gemm_mma::MMA_PLANE
+            && hw.vector_views
+            && cfg.planes >= 1
+            && cfg.steps >= 1
+            && cfg.flush_steps >= cfg.steps
+            && cfg.flush_steps.is_multiple_of(cfg.steps)
+            && cfg.units() <= hw.max_units_per_cube
+            && cfg.shared_bytes() <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
+
+    pub fn units(&self) -> usize {
+        self.planes * linalg_common::gemm_mma::MMA_PLANE
+    }
+
+    /// The planes' sums: 32 × 33 words each.
+    pub fn shared_bytes(&self) -> usize {
+        4 * self.planes * 32 * 33
     }
 }
 
@@ -460,6 +514,8 @@ pub struct QrLaunch {
     pub strips: bool,
     /// [`QrParams::grid_staged_sums`]; `None`: the default per path.
     pub grid_staged_sums: Option<bool>,
+    /// [`QrParams::product_regs`]: the register product kernel's shape where it is on.
+    pub product: Option<ProductConfig>,
     pub hw: Hardware,
 }
 
@@ -644,7 +700,15 @@ impl QrLaunch {
             None if regs => LookAhead::Auto,
             None => LookAhead::Off,
         };
+        let product = match params.product_regs {
+            Some(true) => Some(ProductConfig::new(
+                hw,
+                params.product_config.unwrap_or(PRODUCT_DEFAULT),
+            )?),
+            _ => None,
+        };
         let launch = Self {
+            product,
             regs,
             lookahead,
             strips: params.lookahead_strips.unwrap_or(false),

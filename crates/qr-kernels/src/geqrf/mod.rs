@@ -36,13 +36,15 @@ mod gram;
 mod lookahead;
 mod panel;
 mod panel_regs;
+mod product;
 mod q;
 mod recon;
 mod update;
 
 pub use config::{
     DEFAULT_GRID_ROWS, GPU_TSQR_PANEL_PARAMS, GRID_FROM_ROWS, GRID_WAIT_POLLS, LookAhead,
-    MAX_TOP_ROWS_NB, MIN_CHUNK, PanelConfig, QrLaunch, QrParams, RegPanelConfig, SPLIT_PER_SM,
+    MAX_TOP_ROWS_NB, MIN_CHUNK, PRODUCT_DEFAULT, PanelConfig, ProductConfig, QrLaunch, QrParams,
+    RegPanelConfig, SPLIT_PER_SM,
 };
 /// The look-ahead kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
@@ -51,6 +53,10 @@ pub use lookahead::{AheadLaunch, ahead_tiles, lookahead_kernel};
 /// launched).
 #[doc(hidden)]
 pub use panel_regs::panel_regs_kernel;
+/// The register product kernel, public only for `examples/ptx_probe.rs` (compiled, never
+/// launched).
+#[doc(hidden)]
+pub use product::product_kernel;
 pub(crate) use q::form_q;
 pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
 pub use recon::ReconConfig;

@@ -7,6 +7,7 @@ use super::config::{LookAhead, MAX_SPLITS, PanelConfig, RegPanelConfig};
 use super::lookahead::{AheadLaunch, STRIP, lookahead_kernel};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
+use super::product::{launch_product, product_fits};
 use super::recon::{recon_rows_kernel, recon_top_kernel, recon_top_rows_kernel};
 use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, tsqr_launch};
 use cubecl::prelude::*;
@@ -615,6 +616,13 @@ impl UpdateWork {
         let wk = Operand::new(&self.w.0, self.w.1, w_view);
         let set = GemmOp::SET;
         let vt = v.with_view(v.view.t());
+        if let Some(cfg) = ctx.launch.product
+            && product_fits(&v, &c, ctx.batch)
+        {
+            let max = ctx.launch.hw.max_cube_count;
+            launch_product(ctx.client, cfg, max, ctx.batch, v, c, wk);
+            return wk;
+        }
         // Vᵀ·C has few output tiles (w rows) and K = p: for a few matrices, K is split so the
         // device fills.
         let g = ctx.launch.gemm_rows(w, nc);
