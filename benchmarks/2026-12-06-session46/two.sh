@@ -40,7 +40,7 @@ timeout 60 ncu --clock-control none --cache-control none --metrics gpu__time_dur
 echo "ncu times rc=$? t=$SECONDS" | tee -a $R
 python3 scripts/ncu_sum.py $OUT/ncu-times.log --by-grid | tee -a $R
 xz -T4 $OUT/ncu-times.log
-left=$((560 - SECONDS))
+left=$((500 - SECONDS))
 [ $left -gt 30 ] && timeout $left /tmp/geqrf_tests --test-threads=1 --skip product_regs >> $OUT/tests.log 2>&1
 echo "geqrf suite rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked" $OUT/tests.log | cut -c1-200 | tee -a $R
