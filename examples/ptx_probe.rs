@@ -274,6 +274,8 @@ fn main() {
             arg(),
             arg(),
             arg(),
+            arg(),
+            arg(),
             strides(),
             strides(),
             strides(),
@@ -281,6 +283,7 @@ fn main() {
             32,
             32,
             1,
+            2,
             cfg,
         ));
         return;

@@ -4,9 +4,9 @@
 # geqrf/product.rs; cholesky_tests.xz moved out for the carry limit):
 # 1. the geqrf test `product_regs` (the register product kernel against the gates and the
 #    default path);
-# 2. geqrf with Vᵀ·C by the register product kernel (`--qr-product on`, 16 planes one step
-#    ahead; and 8 planes two steps ahead) against the default thin mma GEMM with split-K,
-#    alternated, two rounds;
+# 2. geqrf with Vᵀ·C by the register product kernel (`--qr-product on`: 16 planes one step
+#    ahead, K slices where the tiles are few; `on1`: no slices; `on8`: cubes of 8 planes)
+#    against the default thin mma GEMM with split-K, alternated, two rounds;
 # 3. ncu per-launch times of one geqrf 1 × 4096² call with the product kernel;
 # 4. the rest of the geqrf suite, in the time left.
 cd "$(dirname "$0")/../.."
@@ -19,19 +19,20 @@ echo "product_regs rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked" $OUT/tests.log | cut -c1-200 | tee -a $R
 F="geqrf 1x4096x4096|geqrf 8x2048x2048|geqrf 2x4096x4096|geqrf 1x8192x8192"
 for r in 1 2; do
-  for v in default on on8; do
-    [ $r = 2 ] && [ $v = on8 ] && continue
+  for v in default on on1 on8; do
+    [ $r = 2 ] && [ $v != default ] && [ $v != on ] && continue
     case $v in
       default) flags=() ;;
       on) flags=(--qr-product on) ;;
-      on8) flags=(--qr-product on --qr-product-shape 8,2,16) ;;
+      on1) flags=(--qr-product on --qr-product-slices 1) ;;
+      on8) flags=(--qr-product on --qr-product-shape 8,1,16) ;;
     esac
     echo "== $v round $r" >> $B
     timeout 90 /tmp/bench --filter "$F" --samples 5 "${flags[@]}" >> $B 2>&1
     echo "bench $v round $r rc=$? t=$SECONDS" | tee -a $R
   done
 done
-for v in default on on8; do
+for v in default on on1 on8; do
   echo "== $v" | tee -a $R
   awk -v v="$v" '/^== /{cur=$2} cur==v && /^geqrf/' $B | cut -c1-100 | sort | tee -a $R
 done

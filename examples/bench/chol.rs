@@ -50,6 +50,8 @@ pub struct Bench<'a> {
     pub qr_product: Option<bool>,
     /// Its shape (`--qr-product-shape PLANES,STEPS,FLUSH`).
     pub qr_product_shape: Option<qr_kernels::geqrf::ProductConfig>,
+    /// Its most K slices per tile (`--qr-product-slices N`).
+    pub qr_product_slices: Option<usize>,
     /// `--qr-lookahead strips`: look-ahead with the strip update.
     pub qr_lookahead_strips: Option<bool>,
     /// geqrf's GEMM for updates of at least 1024 × 1024 for the main QR rows

@@ -53,6 +53,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
       [--qr-product on|off] (the main geqrf / orgqr / qr rows' update products Vᵀ·C by the register product kernel or the thin mma GEMM with split-K)
       [--qr-product-shape PLANES,STEPS,FLUSH] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes)
+      [--qr-product-slices N] (that kernel's most K slices per 32-column tile; 1: none)
       [--qr-lookahead on|strips|off] (the main geqrf / qr rows with or without look-ahead (strips: the rest updated in column strips): each step's update and the next panel in one launch; default: where QrParams::lookahead's default puts it)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
       [--qr-thin-gemm simt-thin|mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
@@ -385,6 +386,7 @@ fn main() {
                 qr_grid_staged: None,
                 qr_product: None,
                 qr_product_shape: None,
+                qr_product_slices: None,
                 qr_lookahead_strips: None,
                 qr_big_gemm: None,
                 qr_thin_gemm: None,
@@ -510,6 +512,7 @@ fn main() {
         qr_lookahead_strips: args.get("qr-lookahead").map(|v| v == "strips"),
         qr_grid_staged: on_off(&args, "qr-grid-staged"),
         qr_product: on_off(&args, "qr-product"),
+        qr_product_slices: number(&args, "qr-product-slices"),
         qr_product_shape: args.get("qr-product-shape").map(|v| {
             let x: Vec<usize> = v
                 .split(',')

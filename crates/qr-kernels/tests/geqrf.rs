@@ -1220,7 +1220,8 @@ pub fn gemm_split_k(client: &Client) {
 /// the default path, on products whose rows straddle its 8-row steps (m not a multiple of 8),
 /// whose columns straddle its 32-column cubes, with reflector blocks narrower than 32
 /// (householder_product's and apply_q's last blocks), batches, the look-ahead and grid panels
-/// of a large matrix, other cube shapes (one plane; loads four steps ahead; sums every step),
+/// of a large matrix, K in slices over several cubes and not, other cube shapes (one plane;
+/// loads four steps ahead; sums every step),
 /// and C whose rows are not 4-vectors (n − 32 not a multiple of 4: the default path).
 pub fn product_regs(client: &Client) {
     use qr_kernels::geqrf::{PRODUCT_DEFAULT, ProductConfig};
@@ -1247,22 +1248,32 @@ pub fn product_regs(client: &Client) {
         (1, 75, 68),
         (1, 2100, 2100),
     ];
+    // (shape, most K slices): slices by default (tiles fewer than the resident cubes), none,
+    // and at most two.
     let configs = [
-        PRODUCT_DEFAULT,
-        ProductConfig {
-            planes: 1,
-            steps: 1,
-            flush_steps: 1,
-        },
-        ProductConfig {
-            planes: 4,
-            steps: 4,
-            flush_steps: 8,
-        },
+        (PRODUCT_DEFAULT, None),
+        (PRODUCT_DEFAULT, Some(1)),
+        (
+            ProductConfig {
+                planes: 1,
+                steps: 1,
+                flush_steps: 1,
+            },
+            None,
+        ),
+        (
+            ProductConfig {
+                planes: 4,
+                steps: 4,
+                flush_steps: 8,
+            },
+            Some(2),
+        ),
     ];
-    for (ci, cfg) in configs.into_iter().enumerate() {
+    for (ci, (cfg, most)) in configs.into_iter().enumerate() {
         let params = QrParams {
             product_config: Some(cfg),
+            product_slices: most,
             ..on
         };
         for &(batch, m, n) in shapes {
@@ -1276,7 +1287,7 @@ pub fn product_regs(client: &Client) {
             ];
             let a = batch_of(&classes[..batch], m, n, (7 * m + n) as u64);
             let ours = geqrf_host(client, &a, &[batch, m, n], &params).expect("geqrf");
-            let what = format!("register products {cfg:?}, {batch} × {m}×{n}");
+            let what = format!("register products {cfg:?} slices {most:?}, {batch} × {m}×{n}");
             check_geqrf(client, &a, &ours, &params, &what);
             // Dense matrices only: rank-deficient ones' trailing reflectors are rounding noise.
             if batch == 1 {

@@ -142,6 +142,10 @@ pub struct QrParams {
     pub product_regs: Option<bool>,
     /// The register product kernel's shape (default [`PRODUCT_DEFAULT`]).
     pub product_config: Option<ProductConfig>,
+    /// Most K slices per 32-column tile of the register product kernel, where its tiles are
+    /// fewer than the device's resident cubes (1: none). Default
+    /// [`super::product::MAX_PRODUCT_SLICES`].
+    pub product_slices: Option<usize>,
 }
 
 /// The default of [`QrParams::panel_grid`] where grid panels run (H100, against TSQR panels:
@@ -516,6 +520,8 @@ pub struct QrLaunch {
     pub grid_staged_sums: Option<bool>,
     /// [`QrParams::product_regs`]: the register product kernel's shape where it is on.
     pub product: Option<ProductConfig>,
+    /// [`QrParams::product_slices`] (at least 1).
+    pub product_slices: usize,
     pub hw: Hardware,
 }
 
@@ -709,6 +715,10 @@ impl QrLaunch {
         };
         let launch = Self {
             product,
+            product_slices: params
+                .product_slices
+                .unwrap_or(super::product::MAX_PRODUCT_SLICES)
+                .max(1),
             regs,
             lookahead,
             strips: params.lookahead_strips.unwrap_or(false),

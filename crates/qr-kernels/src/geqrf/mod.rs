@@ -56,7 +56,7 @@ pub use panel_regs::panel_regs_kernel;
 /// The register product kernel, public only for `examples/ptx_probe.rs` (compiled, never
 /// launched).
 #[doc(hidden)]
-pub use product::product_kernel;
+pub use product::{MAX_PRODUCT_SLICES, product_kernel};
 pub(crate) use q::form_q;
 pub use q::{HostMatrix, MatrixOutput, Side, apply_q, householder_product};
 pub use recon::ReconConfig;

@@ -15,17 +15,25 @@
 //! per step feed all eight tiles, and a plane's load instruction reads four whole 128-byte
 //! rows of C. Rows past p and columns past nc (or past w in V) read as zeros.
 //!
+//! Where the tiles are fewer than the device's resident cubes, K is also cut into slices, one
+//! cube each ([`slices`]): each slice's cube stores its sums, counts itself in on an atomic
+//! counter, and the last cube of a tile to count in adds the slices in slice order and stores
+//! W (no cube waits for another, so no co-residency is assumed).
+//!
 //! Loads run one batch of `steps` K steps ahead of the products. Every `flush_steps` steps
 //! (and at the end) each plane adds its accumulators (the tensor cores add with truncation)
 //! into its own f32 sums in shared memory, one slot per W element, which after one cube
-//! barrier the cube adds over the planes in plane order and stores. The result is independent
-//! of the launch's timing (no atomics), but not bitwise that of the split-K mma kernel.
+//! barrier the cube adds over the planes in plane order and stores. The result does not depend
+//! on the launch's timing (fixed orders of addition), but is not bitwise that of the split-K
+//! mma kernel.
 use super::config::ProductConfig;
 use cubecl::client::Client;
 use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
+use cubecl::server::Handle;
 use linalg_common::gemm::{Operand, Strides, View, batch_grid};
 use linalg_common::gemm_mma::{MMA_PLANE, split_pair};
+use linalg_common::launch::Hardware;
 
 type V4 = Vector<f32, Const<4>>;
 type Frag = Vector<tf32, Const<1>>;
@@ -42,6 +50,8 @@ pub fn product_kernel(
     v: &[f32],
     c: &[f32],
     w: &mut [f32],
+    partials: &[Atomic<u32>],
+    counters: &[Atomic<u32>],
     sv: Strides,
     sc: Strides,
     sw: Strides,
@@ -49,6 +59,7 @@ pub fn product_kernel(
     nc: usize,
     wcols: usize,
     batch: usize,
+    slices: usize,
     #[comptime] cfg: ProductConfig,
 ) {
     let planes = comptime!(cfg.planes);
@@ -64,7 +75,10 @@ pub fn product_kernel(
     let lane = unit % MMA_PLANE;
     let g = lane / 4;
     let t = lane % 4;
-    let n0 = CUBE_POS_X as usize * PRODUCT_COLS;
+    let tiles = nc.div_ceil(PRODUCT_COLS);
+    let tile = CUBE_POS_X as usize / slices;
+    let slice = CUBE_POS_X as usize % slices;
+    let n0 = tile * PRODUCT_COLS;
 
     let vv = v.as_vectorized().with_vector_size::<Const<4>>();
     let cv = c.as_vectorized().with_vector_size::<Const<4>>();
@@ -97,10 +111,14 @@ pub fn product_kernel(
         acc.push(x);
     }
 
-    // The plane's steps: q, q + planes, …, below ⌈p / 8⌉, in batches of u.
+    // The slice's steps [s0, s1) of the ⌈p / 8⌉; the plane's: s0 + q, s0 + q + planes, …, in
+    // batches of u.
     let total = p.div_ceil(8);
-    let mine = if plane < total {
-        (total - plane).div_ceil(planes)
+    let per_slice = total.div_ceil(slices);
+    let s0 = min(total, slice * per_slice);
+    let span = min(total, s0 + per_slice) - s0;
+    let mine = if plane < span {
+        (span - plane).div_ceil(planes)
     } else {
         0usize
     };
@@ -111,7 +129,19 @@ pub fn product_kernel(
     let stride = planes;
     if batches > 0 {
         load_batch(
-            vv, cv, &mut r0, v_base, c_base, v_rs, c_rs, plane, stride, t, p, c_live, u,
+            vv,
+            cv,
+            &mut r0,
+            v_base,
+            c_base,
+            v_rs,
+            c_rs,
+            s0 + plane,
+            stride,
+            t,
+            p,
+            c_live,
+            u,
         );
     }
     let mut bt = 0usize;
@@ -126,7 +156,7 @@ pub fn product_kernel(
                 c_base,
                 v_rs,
                 c_rs,
-                plane + (bt + 1) * u * stride,
+                s0 + plane + (bt + 1) * u * stride,
                 stride,
                 t,
                 p,
@@ -150,7 +180,7 @@ pub fn product_kernel(
                     c_base,
                     v_rs,
                     c_rs,
-                    plane + (bt + 2) * u * stride,
+                    s0 + plane + (bt + 2) * u * stride,
                     stride,
                     t,
                     p,
@@ -170,19 +200,93 @@ pub fn product_kernel(
     flush(&mut acc, &mut sums, my, g, t);
     sync_cube();
 
-    // Sum over the planes in plane order; unit e stores W elements e, e + units, ….
+    // Sum over the planes in plane order: unit e takes W elements e, e + units, ….
     let w_base = sw.offset + bidx * sw.bs;
+    let elems = comptime!(PRODUCT_COLS * PRODUCT_COLS);
+    let per_unit = comptime!((PRODUCT_COLS * PRODUCT_COLS).div_ceil(units));
+    let mut part = Array::<f32>::new(per_unit);
     #[unroll]
-    for k in 0..comptime!((PRODUCT_COLS * PRODUCT_COLS).div_ceil(units)) {
+    for k in 0..per_unit {
         let e = unit + k * units;
-        let row = e / PRODUCT_COLS;
-        let col = e % PRODUCT_COLS;
-        if e < comptime!(PRODUCT_COLS * PRODUCT_COLS) && row < wcols && n0 + col < nc {
-            let mut s = 0.0f32;
+        let mut s = 0.0f32;
+        if e < elems {
+            let (row, col) = (e / PRODUCT_COLS, e % PRODUCT_COLS);
             for q in 0..planes {
                 s += sums[q * per_plane + row * ld + col];
             }
-            w[w_base + row * sw.rs + (n0 + col) * sw.cs] = s;
+        }
+        part[k] = s;
+    }
+    if slices == 1 {
+        store_w(w, &part, w_base, &sw, unit, n0, nc, wcols, cfg);
+    } else {
+        // Slices of K in several cubes (uniform per cube): each stores its sums, then counts
+        // itself in; the last one to count sums the slices in slice order, stores W and
+        // resets the count for the next launch.
+        let group = bidx * tiles + tile;
+        let base = group * slices * elems;
+        #[unroll]
+        for k in 0..per_unit {
+            let e = unit + k * units;
+            if e < elems {
+                partials[base + slice * elems + e].store(u32::reinterpret(part[k]));
+            }
+        }
+        sync_storage();
+        sync_cube();
+        let mut last = Shared::<[u32]>::new_slice(1usize);
+        if unit == 0 {
+            let before = counters[group].fetch_add(1u32);
+            last[0] = if before as usize + 1 == slices {
+                1u32
+            } else {
+                0u32
+            };
+        }
+        sync_cube();
+        if last[0] == 1u32 {
+            sync_storage();
+            #[unroll]
+            for k in 0..per_unit {
+                let e = unit + k * units;
+                let mut s = 0.0f32;
+                if e < elems {
+                    for q in 0..slices {
+                        s += f32::reinterpret(partials[base + q * elems + e].load());
+                    }
+                }
+                part[k] = s;
+            }
+            store_w(w, &part, w_base, &sw, unit, n0, nc, wcols, cfg);
+            if unit == 0 {
+                counters[group].store(0u32);
+            }
+        }
+    }
+}
+
+/// Store this unit's W elements (`part[k]`: element unit + k·units of the cube's 32 × 32)
+/// inside W's w × nc.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn store_w(
+    w: &mut [f32],
+    part: &Array<f32>,
+    w_base: usize,
+    sw: &Strides,
+    unit: usize,
+    n0: usize,
+    nc: usize,
+    wcols: usize,
+    #[comptime] cfg: ProductConfig,
+) {
+    let units = comptime!(cfg.planes * MMA_PLANE);
+    #[unroll]
+    for k in 0..comptime!((PRODUCT_COLS * PRODUCT_COLS).div_ceil(units)) {
+        let e = unit + k * units;
+        let (row, col) = (e / PRODUCT_COLS, e % PRODUCT_COLS);
+        if e < comptime!(PRODUCT_COLS * PRODUCT_COLS) && row < wcols && n0 + col < nc {
+            w[w_base + row * sw.rs + (n0 + col) * sw.cs] = part[k];
         }
     }
 }
@@ -341,7 +445,62 @@ pub(crate) fn product_fits(v: &Operand, c: &Operand, batch: usize) -> bool {
         && cv.rows_of_4(c.handle.offset_start.unwrap_or(0), batch)
 }
 
-/// W = Vᵀ·C into `w` (a w × nc view) for V, C as [`product_fits`] accepts, `batch` matrices.
+/// Most K slices of one 32-column tile.
+pub const MAX_PRODUCT_SLICES: usize = 16;
+
+/// The K-slice workspace of a launch ([`slices`]): the slices' sums (1024 words each) and a
+/// count per (matrix, tile), zeroed once (each launch leaves its counts at zero).
+pub(crate) struct ProductWork {
+    partials: (Handle, usize),
+    counters: (Handle, usize),
+    /// Most cubes of a launch with slices: the device's resident cubes.
+    cubes: usize,
+}
+
+impl ProductWork {
+    pub(crate) fn new(client: &Client, cfg: ProductConfig, hw: &Hardware) -> Self {
+        let cubes = resident(cfg, hw);
+        Self {
+            partials: (
+                client.empty(cubes * PRODUCT_COLS * PRODUCT_COLS * 4),
+                cubes * 1024,
+            ),
+            counters: (
+                client.create_from_slice(u32::as_bytes(&vec![0u32; cubes])),
+                cubes,
+            ),
+            cubes,
+        }
+    }
+}
+
+/// Cubes of `cfg` that the device holds at once: one per multiprocessor per 512 units
+/// (ptxas: ~115 registers a unit).
+fn resident(cfg: ProductConfig, hw: &Hardware) -> usize {
+    hw.num_sms.unwrap_or(1) as usize * (512 / cfg.units()).max(1)
+}
+
+/// K slices per 32-column tile of a launch for `batch` matrices of p × nc: as many as fill the
+/// resident cubes ([`ProductWork`]), each plane keeping at least two steps, within `most`
+/// (and [`MAX_PRODUCT_SLICES`]); 1 where the tiles alone fill the device.
+pub(crate) fn slices(
+    cfg: ProductConfig,
+    hw: &Hardware,
+    batch: usize,
+    p: usize,
+    nc: usize,
+    most: usize,
+) -> usize {
+    let tiles = batch * nc.div_ceil(PRODUCT_COLS);
+    let fill = resident(cfg, hw) / tiles.max(1);
+    let deep = p.div_ceil(8) / (2 * cfg.planes);
+    fill.min(deep).min(most).clamp(1, MAX_PRODUCT_SLICES)
+}
+
+/// W = Vᵀ·C into `w` (a w × nc view) for V, C as [`product_fits`] accepts, `batch`
+/// matrices, K in `slices` slices per tile ([`slices`]; the tiles times the slices within
+/// `work`'s cubes where slices > 1).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn launch_product(
     client: &Client,
     cfg: ProductConfig,
@@ -350,6 +509,8 @@ pub(crate) fn launch_product(
     v: Operand,
     c: Operand,
     w: Operand,
+    work: &ProductWork,
+    slices: usize,
 ) {
     let (p, nc, wcols) = (c.view.rows, c.view.cols, v.view.cols);
     debug_assert!(product_fits(&v, &c, batch));
@@ -358,23 +519,32 @@ pub(crate) fn launch_product(
     if p == 0 || nc == 0 || wcols == 0 || batch == 0 {
         return;
     }
+    let tiles = nc.div_ceil(PRODUCT_COLS);
+    let slices = slices.max(1);
+    debug_assert!(slices == 1 || batch * tiles * slices <= work.cubes);
     let (_, by, bz) = batch_grid(batch, max_count);
-    // SAFETY: cube (x, b) with b < batch reads V's vectors (r, 4g … 4g + 3), r < p, 4g < 32,
-    // inside V's buffer (`product_fits`: 32 columns per row fit, rows on 16 bytes), and C's
-    // vectors (r, 32x + 4g …) only where 32x + 4g < nc (nc a multiple of 4: the vector lies
-    // inside the row), r < p; it writes W(row, 32x + col) only for row < w and 32x + col < nc
-    // of matrix b: the cubes' columns are disjoint. Shared indices stay below planes·32·33
-    // (rows and columns < 32). One barrier, reached by every unit of a cube whose matrix
-    // exists (the batch exit is uniform per cube); `mma.sync` runs on whole planes, whose
-    // loop bounds are uniform per plane.
+    // SAFETY: cube (x, b) with b < batch, tile x / slices, reads V's vectors (r, 4g … 4g + 3),
+    // r < p, 4g < 32, inside V's buffer (`product_fits`: 32 columns per row fit, rows on 16
+    // bytes), and C's vectors (r, 32·tile + 4g …) only where 32·tile + 4g < nc (nc a multiple
+    // of 4: the vector lies inside the row), r < p; W(row, 32·tile + col) is written only for
+    // row < w and 32·tile + col < nc of matrix b, by one cube per tile (without slices, the
+    // tile's; with slices, the last to count in): the tiles' columns are disjoint. With
+    // slices, the partials (b·tiles + tile)·slices·1024 + slice·1024 + e, e < 1024, and the
+    // counts b·tiles + tile lie below batch·tiles·slices·1024 and batch·tiles, within
+    // `work`'s (checked above). Shared indices stay below planes·32·33 (rows and columns
+    // < 32). Every barrier is reached by all units of a cube (the batch exit, `slices` and
+    // the last-count flag are uniform per cube); `mma.sync` runs on whole planes, whose loop
+    // bounds are uniform per plane.
     unsafe {
         product_kernel::launch_unchecked(
             client,
-            CubeCount::Static(nc.div_ceil(PRODUCT_COLS) as u32, by as u32, bz as u32),
+            CubeCount::Static((tiles * slices) as u32, by as u32, bz as u32),
             CubeDim::new_1d(cfg.units() as u32),
             BufferArg::from_raw_parts(v.handle.clone(), v.len),
             BufferArg::from_raw_parts(c.handle.clone(), c.len),
             BufferArg::from_raw_parts(w.handle.clone(), w.len),
+            BufferArg::from_raw_parts(work.partials.0.clone(), work.partials.1),
+            BufferArg::from_raw_parts(work.counters.0.clone(), work.counters.1),
             v.view.launch_arg(),
             c.view.launch_arg(),
             w.view.launch_arg(),
@@ -382,6 +552,7 @@ pub(crate) fn launch_product(
             nc,
             wcols,
             batch,
+            slices,
             cfg,
         );
     }

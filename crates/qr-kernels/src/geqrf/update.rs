@@ -7,7 +7,7 @@ use super::config::{LookAhead, MAX_SPLITS, PanelConfig, RegPanelConfig};
 use super::lookahead::{AheadLaunch, STRIP, lookahead_kernel};
 use super::panel::panel_kernel;
 use super::panel_regs::panel_regs_kernel;
-use super::product::{launch_product, product_fits};
+use super::product::{ProductWork, launch_product, product_fits, slices};
 use super::recon::{recon_rows_kernel, recon_top_kernel, recon_top_rows_kernel};
 use crate::tsqr::{TsqrLaunch, TsqrMode, fits_grid, tsqr_launch};
 use cubecl::prelude::*;
@@ -83,6 +83,8 @@ struct TallWork {
 /// of up to `rows × cols`: W = Vᵀ·C (`batch × width × cols`) and split-K partials.
 pub(crate) struct UpdateWork {
     w: (Handle, usize),
+    /// The register product kernel's K-slice workspace, where it is on.
+    product: Option<ProductWork>,
     /// Split-K partial products of Vᵀ·C ([`super::QrLaunch::split_matrices`] matrices at most,
     /// [`MAX_SPLITS`] chunks in all).
     partials: Option<(Handle, usize)>,
@@ -575,6 +577,10 @@ impl UpdateWork {
     pub(crate) fn new(ctx: &Ctx, rows: usize, cols: usize, width: usize) -> Self {
         Self {
             w: ctx.buffer(ctx.batch * width * cols),
+            product: ctx
+                .launch
+                .product
+                .map(|cfg| ProductWork::new(ctx.client, cfg, &ctx.launch.hw)),
             partials: (ctx.batch <= ctx.launch.split_matrices
                 && rows >= 2 * ctx.launch.split_chunk)
                 .then(|| ctx.buffer(MAX_SPLITS * width * cols)),
@@ -616,11 +622,13 @@ impl UpdateWork {
         let wk = Operand::new(&self.w.0, self.w.1, w_view);
         let set = GemmOp::SET;
         let vt = v.with_view(v.view.t());
-        if let Some(cfg) = ctx.launch.product
+        if let (Some(cfg), Some(work)) = (ctx.launch.product, &self.product)
             && product_fits(&v, &c, ctx.batch)
         {
-            let max = ctx.launch.hw.max_cube_count;
-            launch_product(ctx.client, cfg, max, ctx.batch, v, c, wk);
+            let hw = &ctx.launch.hw;
+            let ks = slices(cfg, hw, ctx.batch, p, nc, ctx.launch.product_slices);
+            let max = hw.max_cube_count;
+            launch_product(ctx.client, cfg, max, ctx.batch, v, c, wk, work, ks);
             return wk;
         }
         // Vᵀ·C has few output tiles (w rows) and K = p: for a few matrices, K is split so the
