@@ -116,7 +116,8 @@ pub fn product_kernel(
     let total = p.div_ceil(8);
     let per_slice = total.div_ceil(slices);
     let s0 = min(total, slice * per_slice);
-    let span = min(total, s0 + per_slice) - s0;
+    let s1 = min(total, s0 + per_slice);
+    let span = s1 - s0;
     let mine = if plane < span {
         (span - plane).div_ceil(planes)
     } else {
@@ -138,6 +139,7 @@ pub fn product_kernel(
             c_rs,
             s0 + plane,
             stride,
+            s1,
             t,
             p,
             c_live,
@@ -158,6 +160,7 @@ pub fn product_kernel(
                 c_rs,
                 s0 + plane + (bt + 1) * u * stride,
                 stride,
+                s1,
                 t,
                 p,
                 c_live,
@@ -182,6 +185,7 @@ pub fn product_kernel(
                     c_rs,
                     s0 + plane + (bt + 2) * u * stride,
                     stride,
+                    s1,
                     t,
                     p,
                     c_live,
@@ -302,7 +306,8 @@ fn acc_at(#[comptime] e: usize, g: usize, t: usize) -> (usize, usize) {
 }
 
 /// This lane's vectors of the batch's steps first, first + stride, …: per step V rows
-/// 8s + t, 8s + t + 4, then C's; zeros past p and for a column vector past nc.
+/// 8s + t, 8s + t + 4, then C's; zeros for steps from `s_end` on, rows past p and a column
+/// vector past nc.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn load_batch(
@@ -315,6 +320,7 @@ fn load_batch(
     c_rs: usize,
     first: usize,
     stride: usize,
+    s_end: usize,
     t: usize,
     p: usize,
     c_live: bool,
@@ -328,7 +334,8 @@ fn load_batch(
             let r = 8 * s + t + 4 * h;
             let mut a = V4::broadcast(0.0);
             let mut b = V4::broadcast(0.0);
-            if r < p {
+            // A batch's last steps may lie past the slice (the next slice's) or past p.
+            if s < s_end && r < p {
                 a = vv[v_base + r * v_rs];
                 if c_live {
                     b = cv[c_base + r * c_rs];
