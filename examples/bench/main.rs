@@ -52,7 +52,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
       [--qr-product on|off] (the main geqrf / orgqr / qr rows' update products Vᵀ·C by the register product kernel or the thin mma GEMM with split-K)
-      [--qr-product-shape PLANES,STEPS,FLUSH,GROUPS] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes, column groups of 32 per cube)
+      [--qr-product-shape PLANES,STEPS,FLUSH] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes)
       [--qr-product-slices N] (that kernel's most K slices per 32-column tile; 1: none)
       [--qr-lookahead on|strips|off] (the main geqrf / qr rows with or without look-ahead (strips: the rest updated in column strips): each step's update and the next panel in one launch; default: where QrParams::lookahead's default puts it)
       [--qr-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the main geqrf / orgqr / qr rows with that GEMM for updates of >= 1024 x 1024)
@@ -516,17 +516,13 @@ fn main() {
         qr_product_shape: args.get("qr-product-shape").map(|v| {
             let x: Vec<usize> = v
                 .split(',')
-                .map(|t| {
-                    t.parse()
-                        .expect("--qr-product-shape: PLANES,STEPS,FLUSH,GROUPS")
-                })
+                .map(|t| t.parse().expect("--qr-product-shape: PLANES,STEPS,FLUSH"))
                 .collect();
-            assert_eq!(x.len(), 4, "--qr-product-shape: PLANES,STEPS,FLUSH,GROUPS");
+            assert_eq!(x.len(), 3, "--qr-product-shape: PLANES,STEPS,FLUSH");
             qr_kernels::geqrf::ProductConfig {
                 planes: x[0],
                 steps: x[1],
                 flush_steps: x[2],
-                groups: x[3],
             }
         }),
         qr_big_gemm: args.get("qr-big-gemm").map(chol::gemm_kernel),
