@@ -138,7 +138,9 @@ pub struct QrParams {
     /// kernel ([`super::product`]: 3×TF32 `mma.sync` from registers, K split over one cube's
     /// planes; CUDA, where the views' rows read as 4-vectors) instead of the thin mma GEMM
     /// with split-K partials and a second launch that sums them. `Some(true)` is refused
-    /// where the device cannot run it. Default off: not yet measured.
+    /// where the device cannot run it. Default off: H100, geqrf 1×4096² 10.96 ms against
+    /// 11.07, 8×2048² 8.47 against 8.61, 2×4096² 19.49 against 19.55, 1×8192² 57.10 against
+    /// 57.62 (BENCHMARKS.md, session 46); batches of more matrices not measured.
     pub product_regs: Option<bool>,
     /// The register product kernel's shape (default [`PRODUCT_DEFAULT`]).
     pub product_config: Option<ProductConfig>,
@@ -295,7 +297,7 @@ pub struct ProductConfig {
 /// The default of [`ProductConfig`]: 16 planes (one cube of 512 units per multiprocessor),
 /// loads one step ahead, sums every 16 steps (K = 128, as
 /// [`linalg_common::gemm_mma::MMA_DEFAULT`] flushes). ptxas 13 (`scripts/local-sass.sh
-/// qproduct`): 115 registers, no spill; two steps ahead take 128 with 248 bytes spilled (167
+/// qproduct`): 117 registers, no spill; two steps ahead take 128 with 248 bytes spilled (167
 /// without spill at 8 planes).
 pub const PRODUCT_DEFAULT: ProductConfig = ProductConfig {
     planes: 16,
