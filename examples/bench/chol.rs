@@ -43,6 +43,9 @@ pub struct Bench<'a> {
     /// geqrf's grid panels for the main QR rows (`--qr-panel-grid ROWS`: about ROWS rows per
     /// cube; 0: none).
     pub qr_panel_grid: Option<usize>,
+    /// Grid panels of at least FROM rows with about ROWS rows per cube
+    /// (`--qr-panel-grid-tall ROWS,FROM`).
+    pub qr_panel_grid_tall: Option<(usize, usize)>,
     pub qr_lookahead: Option<bool>,
     /// How grid panels combine an exchange (`--qr-grid-staged on|off`).
     pub qr_grid_staged: Option<bool>,

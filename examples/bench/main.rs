@@ -50,6 +50,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-tsqr-top N] (the main geqrf / orgqr / qr rows with N rows in the last cube of geqrf's TSQR panels)
       [--qr-recon-top rows|elements] (the main geqrf / qr rows with the reconstruction's top block by a unit per row or per element)
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
+      [--qr-panel-grid-tall ROWS,FROM] (the main geqrf / qr rows' grid panels of at least FROM rows with about ROWS rows per cube)
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
       [--qr-product on|off] (the main geqrf / orgqr / qr rows' update products Vᵀ·C by the register product kernel or the thin mma GEMM with split-K)
       [--qr-product-shape PLANES,STEPS,FLUSH] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes)
@@ -382,6 +383,7 @@ fn main() {
                 qr_tsqr_top: None,
                 qr_recon_top_rows: None,
                 qr_panel_grid: None,
+                qr_panel_grid_tall: None,
                 qr_lookahead: None,
                 qr_grid_staged: None,
                 qr_product: None,
@@ -504,6 +506,14 @@ fn main() {
             _ => panic!("--qr-recon-top: rows or elements"),
         }),
         qr_panel_grid: number(&args, "qr-panel-grid"),
+        qr_panel_grid_tall: args.get("qr-panel-grid-tall").map(|v| {
+            let x: Vec<usize> = v
+                .split(',')
+                .map(|t| t.parse().expect("--qr-panel-grid-tall: ROWS,FROM"))
+                .collect();
+            assert_eq!(x.len(), 2, "--qr-panel-grid-tall: ROWS,FROM");
+            (x[0], x[1])
+        }),
         qr_lookahead: args.get("qr-lookahead").map(|v| match v {
             "on" | "strips" => true,
             "off" => false,

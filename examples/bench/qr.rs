@@ -148,6 +148,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         gemm_thin: ctx.qr_thin_gemm,
         recon_top_rows: ctx.qr_recon_top_rows,
         panel_grid: ctx.qr_panel_grid,
+        panel_grid_tall: ctx.qr_panel_grid_tall,
         lookahead: ctx.qr_lookahead,
         lookahead_strips: ctx.qr_lookahead_strips,
         grid_staged_sums: ctx.qr_grid_staged,

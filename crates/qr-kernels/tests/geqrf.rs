@@ -1464,6 +1464,42 @@ pub fn extreme_scaling(client: &Client) {
 /// launch): single 4096² and 8192² matrices (grid panels of 32 and 63 cubes), 32 × 512²
 /// (one cube each); not 8 × 2048² (128 grid cubes: nothing would run beside them), 640 × 512²
 /// (the panels alone fill the device) or 2 × 4096² (64-column panels: cubes of 1024 units).
+/// `QrParams::panel_grid_tall`: grid panels of at least FROM rows take about ROWS rows per
+/// cube, shorter ones the default's (a host-side choice among grids `grid_panels` runs); a
+/// ROWS below the default's, or without grids, is refused.
+#[test]
+fn grid_tall_policy_on_hopper() {
+    let hw = Hardware::hopper();
+    let tall = |rows: usize, from: usize| QrParams {
+        panel_grid_tall: Some((rows, from)),
+        ..QrParams::default()
+    };
+    let l = QrLaunch::new(&hw, &tall(256, 4097), 1, 8192).expect("launch");
+    let d = QrLaunch::new(&hw, &QrParams::default(), 1, 8192).expect("launch");
+    for (p, want, default) in [
+        (8160usize, 32usize, 64usize),
+        (6000, 24, 47),
+        (4097, 17, 33),
+        (4096, 32, 32),
+        (2080, 17, 17),
+    ] {
+        let cubes = |l: &QrLaunch| l.panel_grid(p, 1).map(|(_, c)| c);
+        assert_eq!(cubes(&l), Some(want), "{p} rows, tall rule");
+        let base = cubes(&d);
+        // The default's tallest panels (64 cubes or more) take no grid.
+        assert!(
+            base.is_none() || base == Some(default),
+            "{p} rows, default: {base:?}"
+        );
+    }
+    assert!(QrLaunch::new(&hw, &tall(64, 1000), 1, 8192).is_none());
+    let no_grid = QrParams {
+        panel_grid: Some(0),
+        ..tall(256, 1000)
+    };
+    assert!(QrLaunch::new(&hw, &no_grid, 1, 8192).is_none());
+}
+
 #[test]
 fn lookahead_policy_on_hopper() {
     let hw = Hardware::hopper();

@@ -144,6 +144,10 @@ pub struct QrParams {
     pub product_regs: Option<bool>,
     /// The register product kernel's shape (default [`PRODUCT_DEFAULT`]).
     pub product_config: Option<ProductConfig>,
+    /// Grid panels of at least `.1` rows take about `.0` rows per cube (at least
+    /// `panel_grid`'s) instead of `panel_grid`'s. Default none. Lead: `panel_grid` 256 for
+    /// every panel made 1 × 8192² faster and 1 × 4096² slower (H100, sessions 44 and 45).
+    pub panel_grid_tall: Option<(usize, usize)>,
     /// Most K slices per 32-column tile of the register product kernel, where its tiles are
     /// fewer than the device's resident cubes (1: none). Default
     /// [`super::product::MAX_PRODUCT_SLICES`].
@@ -524,6 +528,8 @@ pub struct QrLaunch {
     pub product: Option<ProductConfig>,
     /// [`QrParams::product_slices`] (at least 1).
     pub product_slices: usize,
+    /// [`QrParams::panel_grid_tall`].
+    pub grid_tall: Option<(usize, usize)>,
     pub hw: Hardware,
 }
 
@@ -715,7 +721,14 @@ impl QrLaunch {
             )?),
             _ => None,
         };
+        if params
+            .panel_grid_tall
+            .is_some_and(|(rows, _)| grid_rows == 0 || rows < grid_rows)
+        {
+            return None;
+        }
         let launch = Self {
+            grid_tall: params.panel_grid_tall,
             product,
             product_slices: params
                 .product_slices
@@ -818,8 +831,11 @@ impl QrLaunch {
         if self.grid_rows == 0 || p < self.grid_from || !self.regs || !self.stage {
             return None;
         }
-        let (cfg, cubes) =
-            RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, self.grid_rows, batch)?;
+        let rows = match self.grid_tall {
+            Some((rows, from)) if p >= from => rows,
+            _ => self.grid_rows,
+        };
+        let (cfg, cubes) = RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, rows, batch)?;
         Some((RegPanelConfig { staged_sums, ..cfg }, cubes))
     }
 
