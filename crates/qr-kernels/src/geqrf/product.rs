@@ -43,7 +43,9 @@ type Acc = Vector<f32, Const<2>>;
 pub(crate) const PRODUCT_COLS: usize = 32;
 
 /// W (view `sw`) = Vᵀ·C for V (`sv`, p × w) and C (`sc`, p × nc) of matrix CUBE_POS_Y + …;
-/// `sv` and `sc` in elements, their offsets, row and batch strides multiples of 4.
+/// `sv` and `sc` in elements, their offsets, row and batch strides multiples of 4. Cube x
+/// takes slice x mod `slices` of tile x / `slices`; with `slices` > 1 the slices' sums go
+/// through `partials` and each (matrix, tile)'s count in `counters` (zero before and after).
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
 pub fn product_kernel(
