@@ -89,6 +89,18 @@ fn number(args: &Args, key: &str) -> Option<usize> {
         .map(|v| v.parse().unwrap_or_else(|_| panic!("--{key}: a number")))
 }
 
+/// `--KEY A,B,…` as exactly `n` comma-separated numbers named by `what`, `None` where absent.
+fn numbers(args: &Args, key: &str, n: usize, what: &str) -> Option<Vec<usize>> {
+    args.get(key).map(|v| {
+        let x: Vec<usize> = v
+            .split(',')
+            .map(|t| t.parse().unwrap_or_else(|_| panic!("--{key}: {what}")))
+            .collect();
+        assert_eq!(x.len(), n, "--{key}: {what}");
+        x
+    })
+}
+
 /// A comma-separated list of `AxB` pairs (shapes: MxN, or BATCHxN).
 fn pairs(args: &Args, key: &str, default: &str) -> Vec<(usize, usize)> {
     args.get(key)
@@ -506,14 +518,8 @@ fn main() {
             _ => panic!("--qr-recon-top: rows or elements"),
         }),
         qr_panel_grid: number(&args, "qr-panel-grid"),
-        qr_panel_grid_tall: args.get("qr-panel-grid-tall").map(|v| {
-            let x: Vec<usize> = v
-                .split(',')
-                .map(|t| t.parse().expect("--qr-panel-grid-tall: ROWS,FROM"))
-                .collect();
-            assert_eq!(x.len(), 2, "--qr-panel-grid-tall: ROWS,FROM");
-            (x[0], x[1])
-        }),
+        qr_panel_grid_tall: numbers(&args, "qr-panel-grid-tall", 2, "ROWS,FROM")
+            .map(|x| (x[0], x[1])),
         qr_lookahead: args.get("qr-lookahead").map(|v| match v {
             "on" | "strips" => true,
             "off" => false,
@@ -523,12 +529,7 @@ fn main() {
         qr_grid_staged: on_off(&args, "qr-grid-staged"),
         qr_product: on_off(&args, "qr-product"),
         qr_product_slices: number(&args, "qr-product-slices"),
-        qr_product_shape: args.get("qr-product-shape").map(|v| {
-            let x: Vec<usize> = v
-                .split(',')
-                .map(|t| t.parse().expect("--qr-product-shape: PLANES,STEPS,FLUSH"))
-                .collect();
-            assert_eq!(x.len(), 3, "--qr-product-shape: PLANES,STEPS,FLUSH");
+        qr_product_shape: numbers(&args, "qr-product-shape", 3, "PLANES,STEPS,FLUSH").map(|x| {
             qr_kernels::geqrf::ProductConfig {
                 planes: x[0],
                 steps: x[1],
