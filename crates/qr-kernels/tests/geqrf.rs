@@ -1239,6 +1239,9 @@ pub fn product_regs(client: &Client) {
             QrLaunch::new(&hw, &on, 1, 64).is_none(),
             "refused on {hw:?}"
         );
+        // The default (on for a few tall matrices where it runs) stands down instead.
+        let launch = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("default");
+        assert!(launch.product.is_none());
         return;
     }
     let shapes: &[(usize, usize, usize)] = &[
@@ -1291,8 +1294,11 @@ pub fn product_regs(client: &Client) {
             check_geqrf(client, &a, &ours, &params, &what);
             // Dense matrices only: rank-deficient ones' trailing reflectors are rounding noise.
             if batch == 1 {
-                let base =
-                    geqrf_host(client, &a, &[batch, m, n], &QrParams::default()).expect("geqrf");
+                let off = QrParams {
+                    product_regs: Some(false),
+                    ..QrParams::default()
+                };
+                let base = geqrf_host(client, &a, &[batch, m, n], &off).expect("geqrf");
                 assert_same_factors(&ours, &base);
             }
         }
@@ -1466,7 +1472,8 @@ pub fn extreme_scaling(client: &Client) {
 /// (the panels alone fill the device) or 2 × 4096² (64-column panels: cubes of 1024 units).
 /// `QrParams::panel_grid_tall`: grid panels of at least FROM rows take about ROWS rows per
 /// cube, shorter ones the default's (a host-side choice among grids `grid_panels` runs); a
-/// ROWS below the default's, or without grids, is refused.
+/// ROWS below the default's, or without grids, is refused; ROWS = 0 turns it off. The
+/// default is `DEFAULT_GRID_TALL` = (256, 4097).
 #[test]
 fn grid_tall_policy_on_hopper() {
     let hw = Hardware::hopper();
@@ -1474,8 +1481,10 @@ fn grid_tall_policy_on_hopper() {
         panel_grid_tall: Some((rows, from)),
         ..QrParams::default()
     };
+    assert_eq!(qr_kernels::geqrf::DEFAULT_GRID_TALL, (256, 4097));
     let l = QrLaunch::new(&hw, &tall(256, 4097), 1, 8192).expect("launch");
-    let d = QrLaunch::new(&hw, &QrParams::default(), 1, 8192).expect("launch");
+    let by_default = QrLaunch::new(&hw, &QrParams::default(), 1, 8192).expect("launch");
+    let d = QrLaunch::new(&hw, &tall(0, 0), 1, 8192).expect("launch");
     for (p, want, default) in [
         (8160usize, 32usize, 64usize),
         (6000, 24, 47),
@@ -1485,6 +1494,7 @@ fn grid_tall_policy_on_hopper() {
     ] {
         let cubes = |l: &QrLaunch| l.panel_grid(p, 1).map(|(_, c)| c);
         assert_eq!(cubes(&l), Some(want), "{p} rows, tall rule");
+        assert_eq!(cubes(&by_default), Some(want), "{p} rows, by default");
         let base = cubes(&d);
         // The default's tallest panels (64 cubes or more) take no grid.
         assert!(
@@ -1498,6 +1508,42 @@ fn grid_tall_policy_on_hopper() {
         ..tall(256, 1000)
     };
     assert!(QrLaunch::new(&hw, &no_grid, 1, 8192).is_none());
+    // Grids by request take no tall rule unless asked.
+    let grid_128 = QrParams {
+        panel_grid: Some(128),
+        ..QrParams::default()
+    };
+    let g = QrLaunch::new(&hw, &grid_128, 1, 8192).expect("launch");
+    assert_eq!(g.grid_tall, None);
+}
+
+/// `QrParams::product_regs` by default: on for batches of at most 8 matrices of at least 2048
+/// rows (where the device runs it), off otherwise; `Some(false)` turns it off.
+#[test]
+fn product_policy_on_hopper() {
+    use qr_kernels::geqrf::{PRODUCT_FROM_ROWS, PRODUCT_MAX_BATCH};
+    let hw = Hardware::hopper();
+    assert_eq!((PRODUCT_FROM_ROWS, PRODUCT_MAX_BATCH), (2048, 8));
+    for (batch, m, want) in [
+        (1usize, 4096usize, true),
+        (2, 4096, true),
+        (8, 2048, true),
+        (1, 8192, true),
+        (1, 2047, false),
+        (9, 2048, false),
+        (60, 1024, false),
+        (20, 32, false),
+        (640, 512, false),
+    ] {
+        let l = QrLaunch::new(&hw, &QrParams::default(), batch, m).expect("launch");
+        assert_eq!(l.product.is_some(), want, "{batch} × {m} rows");
+    }
+    let off = QrParams {
+        product_regs: Some(false),
+        ..QrParams::default()
+    };
+    let l = QrLaunch::new(&hw, &off, 1, 4096).expect("launch");
+    assert!(l.product.is_none());
 }
 
 #[test]
@@ -1508,11 +1554,12 @@ fn lookahead_policy_on_hopper() {
         ..QrParams::default()
     };
     // (batch, n, the next panel's rows, its look-ahead: Some(cubes) or None). 8192²'s first
-    // panels are too tall for a grid (64 cubes or more: exchange words) and go to TSQR.
+    // panels take about 256 rows per cube (`DEFAULT_GRID_TALL`); with 128, they would be
+    // too tall for a grid (64 cubes or more: exchange words) and go to TSQR.
     for (batch, n, p, want) in [
         (1usize, 4096usize, 4064usize, Some(32usize)),
-        (1, 8192, 8160, None),
-        (1, 8192, 8064, Some(63)),
+        (1, 8192, 8160, Some(32)),
+        (1, 8192, 8064, Some(32)),
         (32, 512, 480, Some(1)),
         (8, 2048, 2016, None),
         (640, 512, 480, None),
@@ -1525,6 +1572,15 @@ fn lookahead_policy_on_hopper() {
             cubes
         });
         assert_eq!(got, want, "{batch} × {n}²");
+    }
+    let no_tall = QrParams {
+        panel_grid_tall: Some((0, 0)),
+        ..params
+    };
+    for (p, want) in [(8160usize, None), (8064, Some(63usize))] {
+        let l = QrLaunch::new(&hw, &no_tall, 1, 8192).expect("launch");
+        let got = l.lookahead_panel(p, p, 1).map(|(_, cubes, _)| cubes);
+        assert_eq!(got, want, "no tall rule, 8192², p = {p}");
     }
     // The default: one matrix's grid panels on at most a quarter of the multiprocessors,
     // without outer blocks (8192² has them).

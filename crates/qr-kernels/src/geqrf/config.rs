@@ -138,15 +138,19 @@ pub struct QrParams {
     /// kernel ([`super::product`]: 3×TF32 `mma.sync` from registers, K split over one cube's
     /// planes; CUDA, where the views' rows read as 4-vectors) instead of the thin mma GEMM
     /// with split-K partials and a second launch that sums them. `Some(true)` is refused
-    /// where the device cannot run it. Default off: H100, geqrf 1×4096² 10.96 ms against
-    /// 11.07, 8×2048² 8.47 against 8.61, 2×4096² 19.49 against 19.55, 1×8192² 57.10 against
-    /// 57.62 (BENCHMARKS.md, session 46); batches of more matrices not measured.
+    /// where the device cannot run it. Default: on where it runs for batches of at most
+    /// [`PRODUCT_MAX_BATCH`] matrices of at least [`PRODUCT_FROM_ROWS`] rows (H100, geqrf
+    /// 1×4096² 10.96 ms against 11.07, 8×2048² 8.47 against 8.61, 2×4096² 19.49 against
+    /// 19.55, 1×8192² 57.10 against 57.62, session 46; slower on the small batched shapes:
+    /// 20×32² 0.051 against 0.042, 40×352² 0.62 against 0.58, session 47), else off.
     pub product_regs: Option<bool>,
     /// The register product kernel's shape (default [`PRODUCT_DEFAULT`]).
     pub product_config: Option<ProductConfig>,
     /// Grid panels of at least `.1` rows take about `.0` rows per cube (at least
-    /// `panel_grid`'s) instead of `panel_grid`'s. Default none. Lead: `panel_grid` 256 for
-    /// every panel made 1 × 8192² faster and 1 × 4096² slower (H100, sessions 44 and 45).
+    /// `panel_grid`'s) instead of `panel_grid`'s; `.0 = 0`: none. Default, where grid panels
+    /// are on by default: [`DEFAULT_GRID_TALL`] (H100, 1×8192² 56.61 / 56.62 ms against
+    /// 57.62 / 57.69, qr reduced 8192² 93.71 / 94.27 against 95.25 / 95.33; session 47),
+    /// else none.
     pub panel_grid_tall: Option<(usize, usize)>,
     /// Most K slices per 32-column tile of the register product kernel, where its tiles are
     /// fewer than the device's resident cubes (1: none). Default
@@ -158,6 +162,16 @@ pub struct QrParams {
 /// geqrf 1×4096² 14.5 ms against 20.9, 1×8192² 57.2 against 72.7, 2×4096² 19.6 against 29.8,
 /// 8×2048² 9.94 against 12.6; 128 rows per cube beat 256: BENCHMARKS.md, session 40).
 pub const DEFAULT_GRID_ROWS: usize = 128;
+
+/// The default of [`QrParams::panel_grid_tall`]: grid panels of more than 4096 rows take
+/// about 256 rows per cube (1×4096²'s panels keep 128: 12.81 ms against 11.25 with 256 for
+/// every panel, H100, session 44).
+pub const DEFAULT_GRID_TALL: (usize, usize) = (256, 4097);
+
+/// [`QrParams::product_regs`]'s default: matrices of at least this many rows ...
+pub const PRODUCT_FROM_ROWS: usize = 2048;
+/// ... in batches of at most this many.
+pub const PRODUCT_MAX_BATCH: usize = 8;
 
 /// Fewest panel rows that take grid panels by default ([`QrParams::panel_grid`]): a grid's
 /// exchange costs about two L2 round trips per column, so a one-cube register panel of a few
@@ -714,21 +728,24 @@ impl QrLaunch {
             None if regs => LookAhead::Auto,
             None => LookAhead::Off,
         };
+        let product_cfg = params.product_config.unwrap_or(PRODUCT_DEFAULT);
         let product = match params.product_regs {
-            Some(true) => Some(ProductConfig::new(
-                hw,
-                params.product_config.unwrap_or(PRODUCT_DEFAULT),
-            )?),
-            _ => None,
+            Some(true) => Some(ProductConfig::new(hw, product_cfg)?),
+            Some(false) => None,
+            None if m >= PRODUCT_FROM_ROWS && batch <= PRODUCT_MAX_BATCH => {
+                ProductConfig::new(hw, product_cfg)
+            }
+            None => None,
         };
-        if params
-            .panel_grid_tall
-            .is_some_and(|(rows, _)| grid_rows == 0 || rows < grid_rows)
-        {
-            return None;
-        }
+        let grid_tall = match params.panel_grid_tall {
+            Some((0, _)) => None,
+            Some((rows, _)) if grid_rows == 0 || rows < grid_rows => return None,
+            Some(tall) => Some(tall),
+            None if params.panel_grid.is_none() && grid_rows > 0 => Some(DEFAULT_GRID_TALL),
+            None => None,
+        };
         let launch = Self {
-            grid_tall: params.panel_grid_tall,
+            grid_tall,
             product,
             product_slices: params
                 .product_slices

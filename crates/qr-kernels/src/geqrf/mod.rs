@@ -42,9 +42,9 @@ mod recon;
 mod update;
 
 pub use config::{
-    DEFAULT_GRID_ROWS, GPU_TSQR_PANEL_PARAMS, GRID_FROM_ROWS, GRID_WAIT_POLLS, LookAhead,
-    MAX_TOP_ROWS_NB, MIN_CHUNK, PRODUCT_DEFAULT, PanelConfig, ProductConfig, QrLaunch, QrParams,
-    RegPanelConfig, SPLIT_PER_SM,
+    DEFAULT_GRID_ROWS, DEFAULT_GRID_TALL, GPU_TSQR_PANEL_PARAMS, GRID_FROM_ROWS, GRID_WAIT_POLLS,
+    LookAhead, MAX_TOP_ROWS_NB, MIN_CHUNK, PRODUCT_DEFAULT, PRODUCT_FROM_ROWS, PRODUCT_MAX_BATCH,
+    PanelConfig, ProductConfig, QrLaunch, QrParams, RegPanelConfig, SPLIT_PER_SM,
 };
 /// The look-ahead kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
