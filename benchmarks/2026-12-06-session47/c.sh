@@ -23,12 +23,12 @@ for v in default wide1 wide2 default2; do
   echo "bench $v rc=$? t=$SECONDS" | tee -a $R
   awk -v v="$v" '/^== /{cur=$2} cur==v && /^geqrf/' $B | cut -c1-60 | tee -a $R
 done
-left=$((400 - SECONDS))
+left=$((320 - SECONDS))
 timeout $left /tmp/geqrf_tests --test-threads=1 register_panels shapes_straddle_panels \
   strided_inputs tall_and_global_panels tsqr_panels_reconstruct > $OUT/tests.log 2>&1
 echo "geqrf tests rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked" $OUT/tests.log | cut -c1-160 | tee -a $R
-left=$((470 - SECONDS))
+left=$((385 - SECONDS))
 timeout $left /tmp/geqrf_tests --test-threads=1 product_regs > $OUT/tests2.log 2>&1
 echo "product_regs rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked|‖" $OUT/tests2.log | cut -c1-200 | tee -a $R
