@@ -252,7 +252,7 @@ fn main() {
         }
         return;
     }
-    // `qproduct [PLANES STEPS FLUSH GROUPS]`: geqrf's register product kernel (`geqrf/product.rs`).
+    // `qproduct [PLANES STEPS FLUSH]`: geqrf's register product kernel (`geqrf/product.rs`).
     if args.get(1).map(String::as_str) == Some("qproduct") {
         use qr_kernels::geqrf::{PRODUCT_DEFAULT, ProductConfig, product_kernel};
         let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
@@ -260,7 +260,6 @@ fn main() {
             planes: num(2, PRODUCT_DEFAULT.planes),
             steps: num(3, PRODUCT_DEFAULT.steps),
             flush_steps: num(4, PRODUCT_DEFAULT.flush_steps),
-            groups: num(5, PRODUCT_DEFAULT.groups),
         };
         let Some(cfg) = ProductConfig::new(&Hardware::hopper(), cfg) else {
             eprintln!("no product kernel for {cfg:?}");

@@ -51,7 +51,7 @@ pub struct Bench<'a> {
     pub qr_grid_staged: Option<bool>,
     /// geqrf's update products by the register product kernel (`--qr-product on|off`).
     pub qr_product: Option<bool>,
-    /// Its shape (`--qr-product-shape PLANES,STEPS,FLUSH,GROUPS`).
+    /// Its shape (`--qr-product-shape PLANES,STEPS,FLUSH`).
     pub qr_product_shape: Option<qr_kernels::geqrf::ProductConfig>,
     /// Its most K slices per tile (`--qr-product-slices N`).
     pub qr_product_slices: Option<usize>,

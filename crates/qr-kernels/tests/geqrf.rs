@@ -1221,7 +1221,7 @@ pub fn gemm_split_k(client: &Client) {
 /// whose columns straddle its 32-column cubes, with reflector blocks narrower than 32
 /// (householder_product's and apply_q's last blocks), batches, the look-ahead and grid panels
 /// of a large matrix, K in slices over several cubes and not, other cube shapes (one plane;
-/// loads four steps ahead; sums every step; two column groups of 32 per cube),
+/// loads four steps ahead; sums every step),
 /// and C whose rows are not 4-vectors (n − 32 not a multiple of 4: the default path).
 pub fn product_regs(client: &Client) {
     use qr_kernels::geqrf::{PRODUCT_DEFAULT, ProductConfig};
@@ -1261,7 +1261,6 @@ pub fn product_regs(client: &Client) {
                 planes: 1,
                 steps: 1,
                 flush_steps: 1,
-                groups: 1,
             },
             None,
         ),
@@ -1270,26 +1269,8 @@ pub fn product_regs(client: &Client) {
                 planes: 4,
                 steps: 4,
                 flush_steps: 8,
-                groups: 1,
             },
             Some(2),
-        ),
-        // Two column groups (64-column tiles), with and without slices.
-        (
-            ProductConfig {
-                groups: 2,
-                ..PRODUCT_DEFAULT
-            },
-            None,
-        ),
-        (
-            ProductConfig {
-                planes: 8,
-                steps: 2,
-                flush_steps: 4,
-                groups: 2,
-            },
-            Some(1),
         ),
     ];
     for (ci, (cfg, most)) in configs.into_iter().enumerate() {

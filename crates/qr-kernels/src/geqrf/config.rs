@@ -310,9 +310,6 @@ pub struct ProductConfig {
     pub planes: usize,
     pub steps: usize,
     pub flush_steps: usize,
-    /// Column groups of 32 per cube (1 or 2): each lane loads that many 4-vectors of C per
-    /// row, against the same V vectors.
-    pub groups: usize,
 }
 
 /// The default of [`ProductConfig`]: 16 planes (one cube of 512 units per multiprocessor),
@@ -324,7 +321,6 @@ pub const PRODUCT_DEFAULT: ProductConfig = ProductConfig {
     planes: 16,
     steps: 1,
     flush_steps: 16,
-    groups: 1,
 };
 
 impl ProductConfig {
@@ -338,7 +334,6 @@ impl ProductConfig {
             && cfg.steps >= 1
             && cfg.flush_steps >= cfg.steps
             && cfg.flush_steps.is_multiple_of(cfg.steps)
-            && matches!(cfg.groups, 1 | 2)
             && cfg.units() <= hw.max_units_per_cube
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(cfg)
@@ -348,19 +343,9 @@ impl ProductConfig {
         self.planes * linalg_common::gemm_mma::MMA_PLANE
     }
 
-    /// Columns of a cube's tile of W.
-    pub fn tile_cols(&self) -> usize {
-        32 * self.groups
-    }
-
-    /// 4-vectors a lane loads per K step: two of V, two of C per column group.
-    pub fn step_vectors(&self) -> usize {
-        2 + 2 * self.groups
-    }
-
-    /// The planes' sums: 32 × (tile columns + 1) words each.
+    /// The planes' sums: 32 × 33 words each.
     pub fn shared_bytes(&self) -> usize {
-        4 * self.planes * 32 * (self.tile_cols() + 1)
+        4 * self.planes * 32 * 33
     }
 }
 

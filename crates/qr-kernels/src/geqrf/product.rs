@@ -4,18 +4,16 @@
 //! planes of one cube and summed in shared memory at the end: no shared windows and no barrier
 //! in the K loop, no split-K partials in global memory and no second launch to sum them.
 //!
-//! Layout: cube (x, b) forms W's tile of columns [n0, n0 + 32·groups), n0 = 32·groups·x, of
-//! matrix b (with K slices, x counts tiles × slices). Plane q takes the K steps s ≡ q
-//! (mod planes) of 8 rows each; per step, lane (g, t) = (lane / 4, lane % 4) loads the
-//! 4-vectors V(8s + t + 4h, 4g … 4g + 3) and, per column group e, C(8s + t + 4h, n0 + 32e + 4g
-//! … + 3), h < 2. W's rows and columns are permuted inside the mma tiles so that these vectors
-//! are the fragments themselves: row r of A tile i (i < 2) is W row 4·(r mod 8) + 2i + r / 8,
-//! and column c of B tile j (j < 4) of group e is W column n0 + 32e + 4c + j. So A(g, t) =
-//! V(8s + t, 4g + 2i), A(g + 8, t) = V(8s + t, 4g + 2i + 1), A(g, t + 4) and A(g + 8, t + 4)
-//! the same on row 8s + t + 4, and B(t, g) = C(8s + t, n0 + 32e + 4g + j), B(t + 4, g) =
-//! C(8s + t + 4, …): one lane's vectors per step feed all 8·groups tiles, and a plane's load
-//! instruction reads four whole 128-byte rows of C. Rows past p and columns past nc (or past w
-//! in V) read as zeros.
+//! Layout: cube (x, b) forms W's columns [32x, 32x + 32) of matrix b. Plane q takes the K
+//! steps s ≡ q (mod planes) of 8 rows each; per step, lane (g, t) = (lane / 4, lane % 4) loads
+//! the 4-vectors V(8s + t + 4h, 4g … 4g + 3) and C(8s + t + 4h, 32x + 4g … 32x + 4g + 3),
+//! h < 2. W's rows and columns are permuted inside the mma tiles so that these vectors are the
+//! fragments themselves: row r of A tile i (i < 2) is W row 4·(r mod 8) + 2i + r / 8, and column
+//! c of B tile j (j < 4) is W column 32x + 4c + j. So A(g, t) = V(8s + t, 4g + 2i), A(g + 8, t)
+//! = V(8s + t, 4g + 2i + 1), A(g, t + 4) and A(g + 8, t + 4) the same on row 8s + t + 4, and
+//! B(t, g) = C(8s + t, 32x + 4g + j), B(t + 4, g) = C(8s + t + 4, …): one lane's four vectors
+//! per step feed all eight tiles, and a plane's load instruction reads four whole 128-byte
+//! rows of C. Rows past p and columns past nc (or past w in V) read as zeros.
 //!
 //! Where the tiles are fewer than the device's resident cubes, K is also cut into slices, one
 //! cube each ([`slices`]): each slice's cube stores its sums, counts itself in on an atomic
@@ -41,11 +39,8 @@ type V4 = Vector<f32, Const<4>>;
 type Frag = Vector<tf32, Const<1>>;
 type Acc = Vector<f32, Const<2>>;
 
-/// Rows of W, and columns of one column group: 8 lanes × 4-vectors.
+/// Columns of W per cube: 8 lanes × 4-vectors.
 pub(crate) const PRODUCT_COLS: usize = 32;
-
-/// Most columns of a cube's tile ([`ProductConfig::groups`] ≤ 2).
-pub(crate) const MAX_TILE_COLS: usize = 64;
 
 /// W (view `sw`) = Vᵀ·C for V (`sv`, p × w) and C (`sc`, p × nc) of matrix CUBE_POS_Y + …;
 /// `sv` and `sc` in elements, their offsets, row and batch strides multiples of 4. Cube x
@@ -82,35 +77,28 @@ pub fn product_kernel(
     let lane = unit % MMA_PLANE;
     let g = lane / 4;
     let t = lane % 4;
-    let groups = comptime!(cfg.groups);
-    let tw = comptime!(cfg.tile_cols());
-    let tiles = nc.div_ceil(tw);
+    let tiles = nc.div_ceil(PRODUCT_COLS);
     let tile = CUBE_POS_X as usize / slices;
     let slice = CUBE_POS_X as usize % slices;
-    let n0 = tile * tw;
+    let n0 = tile * PRODUCT_COLS;
 
     let vv = v.as_vectorized().with_vector_size::<Const<4>>();
     let cv = c.as_vectorized().with_vector_size::<Const<4>>();
     let v_base = (sv.offset + bidx * sv.bs) / 4 + g;
     let c_base = (sc.offset + bidx * sc.bs + n0) / 4 + g;
     let (v_rs, c_rs) = (sv.rs / 4, sc.rs / 4);
-    // Column group q of the lane: C's vector at 32q + 4g of the tile, live below nc.
-    let mut c_live = Array::<bool>::new(groups);
-    #[unroll]
-    for q in 0..groups {
-        c_live[q] = n0 + 32 * q + 4 * g < nc;
-    }
+    let c_live = n0 + 4 * g < nc;
     // V's columns past w read as zeros (uniform per cube: only a narrow last panel has any).
     let v_narrow = wcols < PRODUCT_COLS;
 
-    // The plane's sums: W element (row, col) of plane q at q·32·(tw + 1) + row·(tw + 1) + col.
-    let ld = comptime!(cfg.tile_cols() + 1);
-    let per_plane = comptime!(PRODUCT_COLS * (cfg.tile_cols() + 1));
+    // The plane's sums: W element (row, col) of plane q at q·32·33 + row·33 + col.
+    let ld = comptime!(PRODUCT_COLS + 1);
+    let per_plane = comptime!(PRODUCT_COLS * (PRODUCT_COLS + 1));
     let mut sums =
-        Shared::<[f32]>::new_slice(comptime!(cfg.planes * PRODUCT_COLS * (cfg.tile_cols() + 1)));
+        Shared::<[f32]>::new_slice(comptime!(cfg.planes * PRODUCT_COLS * (PRODUCT_COLS + 1)));
     let my = plane * per_plane;
     #[unroll]
-    for e in 0..comptime!(32 * cfg.groups) {
+    for e in 0..32usize {
         let (row, col) = acc_at(e, g, t);
         sums[my + row * ld + col] = 0.0;
     }
@@ -118,7 +106,7 @@ pub fn product_kernel(
     let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
     let mut acc = Sequence::<Array<Acc>>::new();
     #[unroll]
-    for _ in 0..comptime!(8 * cfg.groups) {
+    for _ in 0..8usize {
         let mut x = Array::<Acc>::new(2usize);
         x[0usize] = Acc::broadcast(0.0);
         x[1usize] = Acc::broadcast(0.0);
@@ -139,8 +127,8 @@ pub fn product_kernel(
     };
     let batches = mine.div_ceil(u);
     let flush_every = comptime!(cfg.flush_steps / cfg.steps);
-    let mut r0 = Array::<V4>::new(comptime!(cfg.step_vectors() * cfg.steps));
-    let mut r1 = Array::<V4>::new(comptime!(cfg.step_vectors() * cfg.steps));
+    let mut r0 = Array::<V4>::new(comptime!(4 * cfg.steps));
+    let mut r1 = Array::<V4>::new(comptime!(4 * cfg.steps));
     let stride = planes;
     if batches > 0 {
         load_batch(
@@ -156,8 +144,8 @@ pub fn product_kernel(
             s1,
             t,
             p,
-            &c_live,
-            cfg,
+            c_live,
+            u,
         );
     }
     let mut bt = 0usize;
@@ -177,14 +165,14 @@ pub fn product_kernel(
                 s1,
                 t,
                 p,
-                &c_live,
-                cfg,
+                c_live,
+                u,
             );
         }
-        mul_batch(&r0, &mut acc, &def, g, wcols, v_narrow, cfg);
+        mul_batch(&r0, &mut acc, &def, g, wcols, v_narrow, u);
         since += 1;
         if since == comptime!(flush_every as u32) {
-            flush(&mut acc, &mut sums, my, g, t, cfg);
+            flush(&mut acc, &mut sums, my, g, t);
             since = 0;
         }
         if bt + 1 < batches {
@@ -202,33 +190,33 @@ pub fn product_kernel(
                     s1,
                     t,
                     p,
-                    &c_live,
-                    cfg,
+                    c_live,
+                    u,
                 );
             }
-            mul_batch(&r1, &mut acc, &def, g, wcols, v_narrow, cfg);
+            mul_batch(&r1, &mut acc, &def, g, wcols, v_narrow, u);
             since += 1;
             if since == comptime!(flush_every as u32) {
-                flush(&mut acc, &mut sums, my, g, t, cfg);
+                flush(&mut acc, &mut sums, my, g, t);
                 since = 0;
             }
         }
         bt += 2;
     }
-    flush(&mut acc, &mut sums, my, g, t, cfg);
+    flush(&mut acc, &mut sums, my, g, t);
     sync_cube();
 
     // Sum over the planes in plane order: unit e takes W elements e, e + units, ….
     let w_base = sw.offset + bidx * sw.bs;
-    let elems = comptime!(PRODUCT_COLS * cfg.tile_cols());
-    let per_unit = comptime!((PRODUCT_COLS * cfg.tile_cols()).div_ceil(units));
+    let elems = comptime!(PRODUCT_COLS * PRODUCT_COLS);
+    let per_unit = comptime!((PRODUCT_COLS * PRODUCT_COLS).div_ceil(units));
     let mut part = Array::<f32>::new(per_unit);
     #[unroll]
     for k in 0..per_unit {
         let e = unit + k * units;
         let mut s = 0.0f32;
         if e < elems {
-            let (row, col) = (e / tw, e % tw);
+            let (row, col) = (e / PRODUCT_COLS, e % PRODUCT_COLS);
             for q in 0..planes {
                 s += sums[q * per_plane + row * ld + col];
             }
@@ -283,8 +271,8 @@ pub fn product_kernel(
     }
 }
 
-/// Store this unit's W elements (`part[k]`: element unit + k·units of the cube's 32 × tw,
-/// row-major) inside W's w × nc.
+/// Store this unit's W elements (`part[k]`: element unit + k·units of the cube's 32 × 32)
+/// inside W's w × nc.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn store_w(
@@ -299,35 +287,29 @@ fn store_w(
     #[comptime] cfg: ProductConfig,
 ) {
     let units = comptime!(cfg.planes * MMA_PLANE);
-    let tw = comptime!(cfg.tile_cols());
     #[unroll]
-    for k in 0..comptime!((PRODUCT_COLS * cfg.tile_cols()).div_ceil(units)) {
+    for k in 0..comptime!((PRODUCT_COLS * PRODUCT_COLS).div_ceil(units)) {
         let e = unit + k * units;
-        let (row, col) = (e / tw, e % tw);
-        if e < comptime!(PRODUCT_COLS * cfg.tile_cols()) && row < wcols && n0 + col < nc {
+        let (row, col) = (e / PRODUCT_COLS, e % PRODUCT_COLS);
+        if e < comptime!(PRODUCT_COLS * PRODUCT_COLS) && row < wcols && n0 + col < nc {
             w[w_base + row * sw.rs + (n0 + col) * sw.cs] = part[k];
         }
     }
 }
 
-/// W's (row, column within the cube's tile) of accumulator element e = 32q + 4·(4i + j) +
-/// 2h + c: column group q, tile (i, j), tile row g + 8h, column 2t + c, permuted as the module
-/// doc says.
+/// W's (row, column within the cube's 32) of accumulator element e = 4·(4i + j) + 2h + c of
+/// tile (i, j): tile row g + 8h, column 2t + c, permuted as the module doc says.
 #[cube]
 fn acc_at(#[comptime] e: usize, g: usize, t: usize) -> (usize, usize) {
-    let q = comptime!(e / 32);
-    let tile = comptime!((e % 32) / 4);
+    let tile = comptime!(e / 4);
     let (i, j) = comptime!((tile / 4, tile % 4));
     let (h, c) = comptime!(((e % 4) / 2, e % 2));
-    (
-        4 * g + comptime!(2 * i + h),
-        comptime!(32 * q) + 4 * (2 * t + c) + j,
-    )
+    (4 * g + comptime!(2 * i + h), 4 * (2 * t + c) + j)
 }
 
 /// This lane's vectors of the batch's steps first, first + stride, …: per step V rows
-/// 8s + t and 8s + t + 4, then per column group C's on the same rows; zeros for steps from
-/// `s_end` on, rows past p and a column vector past nc.
+/// 8s + t, 8s + t + 4, then C's; zeros for steps from `s_end` on, rows past p and a column
+/// vector past nc.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn load_batch(
@@ -343,39 +325,32 @@ fn load_batch(
     s_end: usize,
     t: usize,
     p: usize,
-    c_live: &Array<bool>,
-    #[comptime] cfg: ProductConfig,
+    c_live: bool,
+    #[comptime] u: usize,
 ) {
-    let per = comptime!(cfg.step_vectors());
     #[unroll]
-    for k in 0..comptime!(cfg.steps) {
+    for k in 0..u {
         let s = first + k * stride;
         #[unroll]
         for h in 0..2usize {
             let r = 8 * s + t + 4 * h;
-            // A batch's last steps may lie past the slice (the next slice's) or past p.
-            let live = s < s_end && r < p;
             let mut a = V4::broadcast(0.0);
-            if live {
+            let mut b = V4::broadcast(0.0);
+            // A batch's last steps may lie past the slice (the next slice's) or past p.
+            if s < s_end && r < p {
                 a = vv[v_base + r * v_rs];
-            }
-            regs[per * k + h] = a;
-            #[unroll]
-            for q in 0..comptime!(cfg.groups) {
-                let mut b = V4::broadcast(0.0);
-                if live && c_live[q] {
-                    b = cv[c_base + comptime!(8 * q) + r * c_rs];
+                if c_live {
+                    b = cv[c_base + r * c_rs];
                 }
-                regs[per * k + 2 + 2 * q + h] = b;
             }
+            regs[4 * k + h] = a;
+            regs[4 * k + 2 + h] = b;
         }
     }
 }
 
-/// The products of one batch: per step, 3×TF32 into the accumulator tiles (eight per column
-/// group).
+/// The products of one batch: per step, 3×TF32 into the eight accumulator tiles.
 #[cube]
-#[allow(clippy::too_many_arguments)]
 fn mul_batch(
     regs: &Array<V4>,
     acc: &mut Sequence<Array<Acc>>,
@@ -383,13 +358,12 @@ fn mul_batch(
     g: usize,
     wcols: usize,
     v_narrow: bool,
-    #[comptime] cfg: ProductConfig,
+    #[comptime] u: usize,
 ) {
-    let per = comptime!(cfg.step_vectors());
     #[unroll]
-    for k in 0..comptime!(cfg.steps) {
-        let mut va0 = regs[per * k];
-        let mut va1 = regs[per * k + 1];
+    for k in 0..u {
+        let mut va0 = regs[4 * k];
+        let mut va1 = regs[4 * k + 1];
         if v_narrow {
             #[unroll]
             for q in 0..4usize {
@@ -399,48 +373,44 @@ fn mul_batch(
                 }
             }
         }
-        // A's fragments of both tiles: a0 = A(g, t), a1 = A(g + 8, t), a2 = A(g, t + 4),
-        // a3 = A(g + 8, t + 4).
-        let mut fa_hi = Sequence::<Array<Frag>>::new();
-        let mut fa_lo = Sequence::<Array<Frag>>::new();
+        let cb0 = regs[4 * k + 2];
+        let cb1 = regs[4 * k + 3];
+        let mut fb_hi = Sequence::<Array<Frag>>::new();
+        let mut fb_lo = Sequence::<Array<Frag>>::new();
         #[unroll]
-        for i in 0..2usize {
-            let x = split_pair::<tf32>(va0.extract(2 * i), va0.extract(2 * i + 1));
-            let y = split_pair::<tf32>(va1.extract(2 * i), va1.extract(2 * i + 1));
-            let mut hi = Array::<Frag>::new(4usize);
-            let mut lo = Array::<Frag>::new(4usize);
-            hi[0usize] = Frag::new(x.extract(0usize));
-            lo[0usize] = Frag::new(x.extract(1usize));
-            hi[1usize] = Frag::new(x.extract(2usize));
-            lo[1usize] = Frag::new(x.extract(3usize));
-            hi[2usize] = Frag::new(y.extract(0usize));
-            lo[2usize] = Frag::new(y.extract(1usize));
-            hi[3usize] = Frag::new(y.extract(2usize));
-            lo[3usize] = Frag::new(y.extract(3usize));
-            fa_hi.push(hi);
-            fa_lo.push(lo);
+        for j in 0..4usize {
+            // [hi b0, lo b0, hi b1, lo b1]
+            let q = split_pair::<tf32>(cb0.extract(j), cb1.extract(j));
+            let mut hi = Array::<Frag>::new(2usize);
+            let mut lo = Array::<Frag>::new(2usize);
+            hi[0usize] = Frag::new(q.extract(0usize));
+            lo[0usize] = Frag::new(q.extract(1usize));
+            hi[1usize] = Frag::new(q.extract(2usize));
+            lo[1usize] = Frag::new(q.extract(3usize));
+            fb_hi.push(hi);
+            fb_lo.push(lo);
         }
         #[unroll]
-        for q in 0..comptime!(cfg.groups) {
-            let cb0 = regs[per * k + 2 + 2 * q];
-            let cb1 = regs[per * k + 3 + 2 * q];
+        for i in 0..2usize {
+            // a0 = A(g, t), a1 = A(g + 8, t), a2 = A(g, t + 4), a3 = A(g + 8, t + 4).
+            let x = split_pair::<tf32>(va0.extract(2 * i), va0.extract(2 * i + 1));
+            let y = split_pair::<tf32>(va1.extract(2 * i), va1.extract(2 * i + 1));
+            let mut fa_hi = Array::<Frag>::new(4usize);
+            let mut fa_lo = Array::<Frag>::new(4usize);
+            fa_hi[0usize] = Frag::new(x.extract(0usize));
+            fa_lo[0usize] = Frag::new(x.extract(1usize));
+            fa_hi[1usize] = Frag::new(x.extract(2usize));
+            fa_lo[1usize] = Frag::new(x.extract(3usize));
+            fa_hi[2usize] = Frag::new(y.extract(0usize));
+            fa_lo[2usize] = Frag::new(y.extract(1usize));
+            fa_hi[3usize] = Frag::new(y.extract(2usize));
+            fa_lo[3usize] = Frag::new(y.extract(3usize));
             #[unroll]
             for j in 0..4usize {
-                // [hi b0, lo b0, hi b1, lo b1]
-                let z = split_pair::<tf32>(cb0.extract(j), cb1.extract(j));
-                let mut bh = Array::<Frag>::new(2usize);
-                let mut bl = Array::<Frag>::new(2usize);
-                bh[0usize] = Frag::new(z.extract(0usize));
-                bl[0usize] = Frag::new(z.extract(1usize));
-                bh[1usize] = Frag::new(z.extract(2usize));
-                bl[1usize] = Frag::new(z.extract(3usize));
-                #[unroll]
-                for i in 0..2usize {
-                    let d = acc.index_mut(comptime!(8 * q + 4 * i + j));
-                    def.execute_inplace(fa_lo.index(i), &bh, d);
-                    def.execute_inplace(fa_hi.index(i), &bl, d);
-                    def.execute_inplace(fa_hi.index(i), &bh, d);
-                }
+                let d = acc.index_mut(i * 4 + j);
+                def.execute_inplace(&fa_lo, fb_hi.index(j), d);
+                def.execute_inplace(&fa_hi, fb_lo.index(j), d);
+                def.execute_inplace(&fa_hi, fb_hi.index(j), d);
             }
         }
     }
@@ -448,17 +418,10 @@ fn mul_batch(
 
 /// Add the accumulators into the plane's f32 sums (round to nearest) and clear them.
 #[cube]
-fn flush(
-    acc: &mut Sequence<Array<Acc>>,
-    sums: &mut Shared<[f32]>,
-    my: usize,
-    g: usize,
-    t: usize,
-    #[comptime] cfg: ProductConfig,
-) {
-    let ld = comptime!(cfg.tile_cols() + 1);
+fn flush(acc: &mut Sequence<Array<Acc>>, sums: &mut Shared<[f32]>, my: usize, g: usize, t: usize) {
+    let ld = comptime!(PRODUCT_COLS + 1);
     #[unroll]
-    for f in 0..comptime!(8 * cfg.groups) {
+    for f in 0..8usize {
         let d = acc.index_mut(f);
         #[unroll]
         for h in 0..2usize {
@@ -494,8 +457,7 @@ pub(crate) fn product_fits(v: &Operand, c: &Operand, batch: usize) -> bool {
 /// Most K slices of one 32-column tile.
 pub const MAX_PRODUCT_SLICES: usize = 16;
 
-/// The K-slice workspace of a launch ([`slices`]): the slices' sums (32 × tile columns words
-/// each) and a
+/// The K-slice workspace of a launch ([`slices`]): the slices' sums (1024 words each) and a
 /// count per (matrix, tile), zeroed once (each launch leaves its counts at zero).
 pub(crate) struct ProductWork {
     partials: (Handle, usize),
@@ -509,8 +471,8 @@ impl ProductWork {
         let cubes = resident(cfg, hw);
         Self {
             partials: (
-                client.empty(cubes * PRODUCT_COLS * MAX_TILE_COLS * 4),
-                cubes * PRODUCT_COLS * MAX_TILE_COLS,
+                client.empty(cubes * PRODUCT_COLS * PRODUCT_COLS * 4),
+                cubes * 1024,
             ),
             counters: (
                 client.create_from_slice(u32::as_bytes(&vec![0u32; cubes])),
@@ -538,7 +500,7 @@ pub(crate) fn slices(
     nc: usize,
     most: usize,
 ) -> usize {
-    let tiles = batch * nc.div_ceil(cfg.tile_cols());
+    let tiles = batch * nc.div_ceil(PRODUCT_COLS);
     let fill = resident(cfg, hw) / tiles.max(1);
     let deep = p.div_ceil(8) / (2 * cfg.planes);
     fill.min(deep).min(most).clamp(1, MAX_PRODUCT_SLICES)
@@ -566,7 +528,7 @@ pub(crate) fn launch_product(
     if p == 0 || nc == 0 || wcols == 0 || batch == 0 {
         return;
     }
-    let tiles = nc.div_ceil(cfg.tile_cols());
+    let tiles = nc.div_ceil(PRODUCT_COLS);
     let slices = slices.max(1);
     debug_assert!(slices == 1 || batch * tiles * slices <= work.cubes);
     let (_, by, bz) = batch_grid(batch, max_count);
@@ -576,8 +538,8 @@ pub(crate) fn launch_product(
     // of 4: the vector lies inside the row), r < p; W(row, 32·tile + col) is written only for
     // row < w and 32·tile + col < nc of matrix b, by one cube per tile (without slices, the
     // tile's; with slices, the last to count in): the tiles' columns are disjoint. With
-    // slices, the partials (b·tiles + tile)·slices·E + slice·E + e, e < E = 32·tile columns,
-    // and the counts b·tiles + tile lie below batch·tiles·slices·E and batch·tiles, within
+    // slices, the partials (b·tiles + tile)·slices·1024 + slice·1024 + e, e < 1024, and the
+    // counts b·tiles + tile lie below batch·tiles·slices·1024 and batch·tiles, within
     // `work`'s (checked above). Shared indices stay below planes·32·33 (rows and columns
     // < 32). Every barrier is reached by all units of a cube (the batch exit, `slices` and
     // the last-count flag are uniform per cube); `mma.sync` runs on whole planes, whose loop
