@@ -91,14 +91,16 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // `fused [M] [global|early] [mma]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
     // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
     // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
-    // global memory; `early`: staged with C loaded with the product's first loads.
+    // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
+    // update cubes on tensor cores (`CholeskyParams::fused_mma`).
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         let global = args.iter().any(|a| a == "global");
         let early = args.iter().any(|a| a == "early");
+        let mma = args.iter().any(|a| a == "mma");
         use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let launch =
@@ -134,6 +136,7 @@ fn main() {
             !global && launch.fused_staged(),
             early || launch.fused_c_first,
             true,
+            mma,
         ));
         return;
     }

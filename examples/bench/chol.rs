@@ -75,16 +75,20 @@ pub struct Bench<'a> {
     /// Staged fused steps load C with the product's first loads or after it
     /// (`--potrf-c-first on|off`; `None`: the default).
     pub chol_c_first: Option<bool>,
+    /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma on|off`;
+    /// `None`: the default).
+    pub chol_fused_mma: Option<bool>,
 }
 
 impl Bench<'_> {
     /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
-    /// `--potrf-staged` and `--potrf-c-first`.
+    /// `--potrf-staged`, `--potrf-c-first` and `--potrf-fused-mma`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
             fused_staged: self.chol_staged,
             fused_c_first: self.chol_c_first,
+            fused_mma: self.chol_fused_mma,
             ..CholeskyParams::default()
         }
     }

@@ -165,6 +165,14 @@ pub struct CholeskyParams {
     /// registers (local SASS at 4032 rows: 178 against 128, one cube per multiprocessor
     /// instead of two) and measured slower (`fused_staged`'s numbers).
     pub fused_c_first: Option<bool>,
+    /// In fused steps, every cube but the diagonal block's forms its 64 × 64 tile of the
+    /// update by 3×TF32 `mma.sync` straight from registers (`potrf/fused.rs`,
+    /// `mma_syrk_tile`) instead of the SIMT vector tiles: CUDA, leaves of 64, and (per launch)
+    /// A's rows contiguous on 16 bytes and K a multiple of 32, else the SIMT tiles. `Some(true)`
+    /// is refused where the device has no `mma.sync` or the leaf is not 64. Default off: not
+    /// yet measured (session 47's ncu puts the SIMT update at ~18 TFLOPS in potrf 4096's first
+    /// steps, 553 µs above the diagonal block's floor over steps 1–32).
+    pub fused_mma: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
@@ -696,6 +704,8 @@ pub struct CholeskyLaunch {
     pub fused_staged: Option<bool>,
     /// [`CholeskyParams::fused_c_first`].
     pub fused_c_first: bool,
+    /// [`CholeskyParams::fused_mma`].
+    pub fused_mma: bool,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -806,6 +816,14 @@ impl CholeskyLaunch {
         if trsv_chain && !hw.cube_handoff {
             return None;
         }
+        let fused_mma = params.fused_mma == Some(true);
+        let mma_sync = hw.tf32_manual_mma
+            && hw.lanes == linalg_common::gemm_mma::MMA_PLANE
+            && hw.vector_views
+            && hw.max_units_per_cube >= 256;
+        if fused_mma && !(nb == 64 && mma_sync) {
+            return None;
+        }
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
             trsv_chain,
             inv_block,
@@ -815,6 +833,7 @@ impl CholeskyLaunch {
             fuse_leaf: params.fuse_leaf,
             fused_staged: params.fused_staged,
             fused_c_first: params.fused_c_first.unwrap_or(false),
+            fused_mma,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),

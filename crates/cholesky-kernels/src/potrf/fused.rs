@@ -15,16 +15,26 @@
 //! - not staged: the tile's cube stores its part of the update, a storage barrier makes the
 //!   stores visible to the whole cube (a cube barrier on the CPU runtime, which has no storage
 //!   fence and needs none), and the leaf reads the block back from the same buffer.
+//!
+//! With [`crate::CholeskyParams::fused_mma`] (CUDA, opt-in, not yet measured) every cube but
+//! the first forms its tile by 3×TF32 `mma.sync` from registers (`mma_syrk_tile`) and
+//! leaves; the first cube's path is unchanged.
 use super::blocked::{BlockFrom, blocked_leaf_block};
 use crate::Ctx;
 use crate::config::{BlockedLeafConfig, LeafStage};
+use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
+use linalg_common::gemm::TileAt;
 use linalg_common::gemm::{
     GemmConfig, GemmOp, Layout, MatArgs, MatArgsLaunch, Operand, Strides, batch_grid, col_major,
     load_tile_c, put_tile, result_index, tile_at,
 };
+use linalg_common::gemm_mma::{MMA_PLANE, split_pair};
 use linalg_common::gemm_vec::{gemm_vec_acc, gemm_vec_tile};
+
+type Frag = Vector<tf32, Const<1>>;
+type Acc = Vector<f32, Const<2>>;
 
 /// A21 (view `sa`; `sb` = its transpose) is read through `a`, A22 (`sc`) updated through `w`
 /// (in potrf both are views of one buffer, at disjoint elements); `sl`: A22's leading block
@@ -55,8 +65,16 @@ pub fn syrk_leaf_kernel<F: Float>(
     #[comptime] staged: bool,
     #[comptime] c_first: bool,
     #[comptime] storage_sync: bool,
+    #[comptime] mma: bool,
 ) {
     let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op);
+    if comptime!(mma) {
+        // Uniform per cube: the update cubes take the tensor-core tile and leave.
+        if CUBE_POS_X != 0 {
+            mma_syrk_tile(a, w, &dims, &sa, &sc, &at);
+            terminate!();
+        }
+    }
     let mut blk = Shared::<[F]>::new_slice(comptime!(lcfg.nb * (lcfg.nb + 1)));
     if comptime!(staged) {
         // Uniform per cube: the leaf's cube whose matrix has not failed yet.
@@ -137,6 +155,125 @@ pub fn syrk_leaf_kernel<F: Float>(
                 stage,
                 BlockFrom::Dst,
             );
+        }
+    }
+}
+
+/// C −= A_i·A_jᵀ on and below C's diagonal for this cube's 64 × 64 tile at (row0, col0)
+/// (A_i: A's rows row0…, A_j: A's rows col0…, K = `at.kdim`, a multiple of 32), by 3×TF32
+/// `mma.sync` m16n8k8 fed straight from registers, with no shared memory and no barrier.
+/// Plane q (of 8) owns rows row0 + 16·(q / 2) + [0, 16) and columns col0 + 32·(q % 2) + [0, 32):
+/// one A tile and four B tiles. K is permuted inside each block of 32 (any order of K gives
+/// the product): lane (g, t) = (lane / 4, lane % 4) loads the 4-vectors X = A(r, 32b + 4t …)
+/// and Y = A(r, 32b + 16 + 4t …) of each row r it needs, and at step e < 4 of the block uses
+/// X[e] as K slot t and Y[e] as slot t + 4 — for A's fragments (rows g, g + 8 of its tile)
+/// and B's (Bᵀ's rows g of its four tiles) alike, so every K index meets itself once. Rows
+/// past C's read as zeros; A's rows must be contiguous on 16 bytes (checked by the launcher).
+#[cube]
+fn mma_syrk_tile<F: Float>(
+    a: &[F],
+    w: &mut [F],
+    dims: &MatArgs,
+    sa: &Strides,
+    sc: &Strides,
+    at: &TileAt,
+) {
+    let unit = UNIT_POS as usize;
+    let plane = unit / MMA_PLANE;
+    let lane = unit % MMA_PLANE;
+    let (g, t) = (lane / 4, lane % 4);
+    let r0 = at.row0 + 16 * (plane / 2);
+    let c0 = at.col0 + 32 * (plane % 2);
+    let m = dims.m;
+    let av = a.as_vectorized().with_vector_size::<Const<4>>();
+    let base = (sa.offset + at.mat * sa.bs) / 4 + t;
+    let rs = sa.rs / 4;
+    let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
+    let mut acc = Sequence::<Array<Acc>>::new();
+    #[unroll]
+    for _ in 0..4usize {
+        let mut x = Array::<Acc>::new(2usize);
+        x[0usize] = Acc::broadcast(0.0);
+        x[1usize] = Acc::broadcast(0.0);
+        acc.push(x);
+    }
+    for b in 0..at.kdim / 32 {
+        // [X, Y] of A's rows r0 + g, r0 + g + 8, then of Bᵀ's rows c0 + 8n + g, n < 4.
+        let mut v = Array::<Vector<F, Const<4>>>::new(12usize);
+        #[unroll]
+        for q in 0..6usize {
+            let r = if comptime!(q < 2) {
+                r0 + g + comptime!(8 * q)
+            } else {
+                c0 + g + comptime!(8 * (q - 2))
+            };
+            let mut x = Vector::<F, Const<4>>::broadcast(F::new(0.0));
+            let mut y = Vector::<F, Const<4>>::broadcast(F::new(0.0));
+            if r < m {
+                x = av[base + r * rs + 8 * b];
+                y = av[base + r * rs + 8 * b + 4];
+            }
+            v[comptime!(2 * q)] = x;
+            v[comptime!(2 * q + 1)] = y;
+        }
+        #[unroll]
+        for e in 0..4usize {
+            // a0 = A(g, t), a1 = A(g + 8, t), a2 = A(g, t + 4), a3 = A(g + 8, t + 4).
+            let xa = split_pair::<tf32>(
+                f32::cast_from(v[0usize].extract(e)),
+                f32::cast_from(v[2usize].extract(e)),
+            );
+            let ya = split_pair::<tf32>(
+                f32::cast_from(v[1usize].extract(e)),
+                f32::cast_from(v[3usize].extract(e)),
+            );
+            let mut fa_hi = Array::<Frag>::new(4usize);
+            let mut fa_lo = Array::<Frag>::new(4usize);
+            fa_hi[0usize] = Frag::new(xa.extract(0usize));
+            fa_lo[0usize] = Frag::new(xa.extract(1usize));
+            fa_hi[1usize] = Frag::new(xa.extract(2usize));
+            fa_lo[1usize] = Frag::new(xa.extract(3usize));
+            fa_hi[2usize] = Frag::new(ya.extract(0usize));
+            fa_lo[2usize] = Frag::new(ya.extract(1usize));
+            fa_hi[3usize] = Frag::new(ya.extract(2usize));
+            fa_lo[3usize] = Frag::new(ya.extract(3usize));
+            #[unroll]
+            for n in 0..4usize {
+                // b0 = B(t, g), b1 = B(t + 4, g): K slots t and t + 4 of Bᵀ's row g.
+                let z = split_pair::<tf32>(
+                    f32::cast_from(v[comptime!(4 + 2 * n)].extract(e)),
+                    f32::cast_from(v[comptime!(5 + 2 * n)].extract(e)),
+                );
+                let mut bh = Array::<Frag>::new(2usize);
+                let mut bl = Array::<Frag>::new(2usize);
+                bh[0usize] = Frag::new(z.extract(0usize));
+                bl[0usize] = Frag::new(z.extract(1usize));
+                bh[1usize] = Frag::new(z.extract(2usize));
+                bl[1usize] = Frag::new(z.extract(3usize));
+                let d = acc.index_mut(n);
+                def.execute_inplace(&fa_lo, &bh, d);
+                def.execute_inplace(&fa_hi, &bl, d);
+                def.execute_inplace(&fa_hi, &bh, d);
+            }
+        }
+    }
+    // Tile n's accumulator h holds C(r0 + g + 8h, c0 + 8n + 2t + c), c < 2. (C's loads
+    // issued before the products took the kernel from 128 registers to 178: local SASS.)
+    let c_base = sc.offset + at.bidx * sc.bs;
+    #[unroll]
+    for n in 0..4usize {
+        let d = acc.index(n);
+        #[unroll]
+        for h in 0..2usize {
+            let i = r0 + g + comptime!(8 * h);
+            let x = d[h];
+            #[unroll]
+            for c in 0..2usize {
+                let j = c0 + comptime!(8 * n + c) + 2 * t;
+                if i < m && j <= i {
+                    w[c_base + i * sc.rs + j * sc.cs] -= F::cast_from(x.extract(c));
+                }
+            }
         }
     }
 }
@@ -233,6 +370,14 @@ pub(crate) fn launch_syrk_leaf(
         b_col_major: col_major(&at),
     };
     let (op, stage) = (SYRK_OP, SYRK_LEAF_STAGE);
+    // The update cubes on tensor cores where asked and the tile, K and A's rows suit them.
+    let mma = ctx.launch.fused_mma
+        && gcfg.tile_m() == 64
+        && gcfg.tile_n() == 64
+        && gcfg.units() == 8 * linalg_common::gemm_mma::MMA_PLANE
+        && k.is_multiple_of(32)
+        && a.view
+            .rows_of_4(a.handle.offset_start.unwrap_or(0), ctx.batch);
     // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
     // fit, checked above): loads guarded by the view sizes, stores by i < m, j ≤ i < m, C
     // (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading
@@ -241,7 +386,10 @@ pub(crate) fn launch_syrk_leaf(
     // memory behind a cube barrier, or read back through `w` behind a storage barrier — and
     // runs the diagonal-block kernel's body on it, exactly as the standalone leaf launch
     // does (its units equal to the GEMM's), writing only that block, its inverse slot
-    // (inside `inv`) and info[b].
+    // (inside `inv`) and info[b]. With `mma`, the other cubes (8 planes of 32 lanes, checked
+    // above with the tile of 64) read A's rows as 4-vectors (contiguous, on 16 bytes, K a
+    // multiple of 32: checked above) up to row m − 1 and column k − 1, and store C(i, j) for
+    // j ≤ i < m of their own tile only.
     unsafe {
         syrk_leaf_kernel::launch_unchecked::<f32>(
             ctx.client,
@@ -268,6 +416,7 @@ pub(crate) fn launch_syrk_leaf(
             ctx.launch.fused_staged(),
             ctx.launch.fused_c_first,
             ctx.launch.hw().storage_sync,
+            mma,
         )
     };
     true
