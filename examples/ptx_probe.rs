@@ -91,11 +91,11 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early] [mma]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // `fused [M] [global|early] [mma [leaf]]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
     // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
     // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
     // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
-    // update cubes on tensor cores (`CholeskyParams::fused_mma`).
+    // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too.
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         let global = args.iter().any(|a| a == "global");
@@ -137,6 +137,7 @@ fn main() {
             early || launch.fused_c_first,
             true,
             mma,
+            mma && args.iter().any(|a| a == "leaf"),
         ));
         return;
     }

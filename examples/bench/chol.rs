@@ -75,9 +75,11 @@ pub struct Bench<'a> {
     /// Staged fused steps load C with the product's first loads or after it
     /// (`--potrf-c-first on|off`; `None`: the default).
     pub chol_c_first: Option<bool>,
-    /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma on|off`;
-    /// `None`: the default).
+    /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma
+    /// on|leaf|off`; `None`: the default).
     pub chol_fused_mma: Option<bool>,
+    /// The diagonal block's cube too (`--potrf-fused-mma leaf`).
+    pub chol_fused_mma_leaf: Option<bool>,
 }
 
 impl Bench<'_> {
@@ -89,6 +91,7 @@ impl Bench<'_> {
             fused_staged: self.chol_staged,
             fused_c_first: self.chol_c_first,
             fused_mma: self.chol_fused_mma,
+            fused_mma_leaf: self.chol_fused_mma_leaf,
             ..CholeskyParams::default()
         }
     }

@@ -62,7 +62,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged up to FUSED_SHARED_FROM rows)
       [--potrf-c-first on|off] (staged fused steps load C with the product's first loads, or after it; default off)
-      [--potrf-fused-mma on|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers, or the SIMT tiles; default off)
+      [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default off)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -410,6 +410,7 @@ fn main() {
                 chol_staged: None,
                 chol_c_first: None,
                 chol_fused_mma: None,
+                chol_fused_mma_leaf: None,
             });
             return;
         }
@@ -544,7 +545,12 @@ fn main() {
         chol_big_gemm: args.get("chol-big-gemm").map(chol::gemm_kernel),
         chol_staged: on_off(&args, "potrf-staged"),
         chol_c_first: on_off(&args, "potrf-c-first"),
-        chol_fused_mma: on_off(&args, "potrf-fused-mma"),
+        chol_fused_mma: args.get("potrf-fused-mma").map(|v| match v {
+            "on" | "leaf" => true,
+            "off" => false,
+            _ => panic!("--potrf-fused-mma: on, leaf or off"),
+        }),
+        chol_fused_mma_leaf: args.get("potrf-fused-mma").map(|v| v == "leaf"),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));

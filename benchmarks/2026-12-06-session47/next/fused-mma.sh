@@ -3,9 +3,10 @@
 # tensor cores (`CholeskyParams::fused_mma`, `--potrf-fused-mma on`; default off). Pack on the
 # tree first (`TESTS="cholesky" BENCH=1 bash scripts/gpu-pack.sh`), carry [".gpu"]:
 # 1. `fused_syrk_leaf` (now with `fused_mma`'s cases: orders 128, 260, 320 lower and upper,
-#    and a batch with failing pivots at 196) and `large_matrix`;
-# 2. potrf at 1024 … 16384 with the tensor-core update against the default, alternated, two
-#    rounds;
+#    and a batch with failing pivots at 196, each also with the diagonal block's cube on
+#    tensor cores, `fused_mma_leaf`) and `large_matrix`;
+# 2. potrf at 1024 … 16384 with the tensor-core update (`on`), also for the block's cube
+#    (`leaf`), against the default, alternated, two rounds;
 # 3. ncu per-launch times of one potrf 4096 call with it (session 47's default: fused steps
 #    58.6 µs first, 22.6 µs floor, 1977 µs in all).
 cd "$(dirname "$0")/../../.."
@@ -18,8 +19,8 @@ echo "tests rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked" $OUT/tests.log | cut -c1-200 | tee -a $R
 P="potrf 1x1024|potrf 1x2048|potrf 1x4096|potrf 1x8192|potrf 1x16384"
 for r in 1 2; do
-  for v in default mma; do
-    flags=(); [ $v = mma ] && flags=(--potrf-fused-mma on)
+  for v in default on leaf; do
+    flags=(); [ $v != default ] && flags=(--potrf-fused-mma $v)
     echo "== $v-$r" >> $B
     timeout 60 /tmp/bench --filter "$P" --samples 5 "${flags[@]}" >> $B 2>&1
     echo "bench $v round $r rc=$? t=$SECONDS" | tee -a $R

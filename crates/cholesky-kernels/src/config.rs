@@ -173,6 +173,10 @@ pub struct CholeskyParams {
     /// yet measured (session 47's ncu puts the SIMT update at ~18 TFLOPS in potrf 4096's first
     /// steps, 553 µs above the diagonal block's floor over steps 1–32).
     pub fused_mma: Option<bool>,
+    /// With [`Self::fused_mma`], the diagonal block's cube forms its own tile of the update
+    /// on tensor cores too and stages it for the block (staged steps only). `Some(true)` is
+    /// refused without `fused_mma`. Default off: not yet measured.
+    pub fused_mma_leaf: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
@@ -706,6 +710,8 @@ pub struct CholeskyLaunch {
     pub fused_c_first: bool,
     /// [`CholeskyParams::fused_mma`].
     pub fused_mma: bool,
+    /// [`CholeskyParams::fused_mma_leaf`].
+    pub fused_mma_leaf: bool,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -824,6 +830,10 @@ impl CholeskyLaunch {
         if fused_mma && !(nb == 64 && mma_sync) {
             return None;
         }
+        let fused_mma_leaf = params.fused_mma_leaf == Some(true);
+        if fused_mma_leaf && !fused_mma {
+            return None;
+        }
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
             trsv_chain,
             inv_block,
@@ -834,6 +844,7 @@ impl CholeskyLaunch {
             fused_staged: params.fused_staged,
             fused_c_first: params.fused_c_first.unwrap_or(false),
             fused_mma,
+            fused_mma_leaf,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),

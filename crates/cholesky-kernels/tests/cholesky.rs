@@ -275,7 +275,8 @@ pub fn fused_syrk_leaf(client: &Client) {
 /// `CholeskyParams::fused_mma`: the fused steps' update cubes by 3×TF32 `mma.sync` (CUDA,
 /// leaves of 64), refused elsewhere. Orders that are multiples of 4 (A's rows as 4-vectors:
 /// the tensor-core tiles run), with ragged last tiles (260), lower and upper (upper's
-/// transposed rows fall back to the SIMT tiles); and a batch with failing pivots.
+/// transposed rows fall back to the SIMT tiles); and a batch with failing pivots. Each also
+/// with `fused_mma_leaf` (the diagonal block's cube too), which needs `fused_mma`.
 fn fused_mma(client: &Client, fused: CholeskyParams) {
     let hw = Hardware::of(client);
     let mma = CholeskyParams {
@@ -295,34 +296,49 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         ..mma
     };
     assert!(CholeskyLaunch::new(&hw, &leaf_32).is_none(), "leaf 32");
-    for n in [128usize, 260, 320] {
-        for upper in [false, true] {
-            let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 47 + n as u64);
-            let clean = a.clone();
-            poison(&mut a, 3, n, upper);
-            let out = potrf_host(client, &a, &[3, n, n], upper, &mma).expect("potrf");
-            check_factor(&clean, &out.l, &out.info, 3, n, upper, "mma update");
+    // The diagonal block's cube on tensor cores too (staged steps only).
+    let mma_leaf = CholeskyParams {
+        fused_mma_leaf: Some(true),
+        ..mma
+    };
+    let leaf_alone = CholeskyParams {
+        fused_mma_leaf: Some(true),
+        ..fused
+    };
+    assert!(
+        CholeskyLaunch::new(&hw, &leaf_alone).is_none(),
+        "leaf without fused_mma"
+    );
+    for (what, p) in [("mma update", mma), ("mma update and leaf", mma_leaf)] {
+        for n in [128usize, 260, 320] {
+            for upper in [false, true] {
+                let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 47 + n as u64);
+                let clean = a.clone();
+                poison(&mut a, 3, n, upper);
+                let out = potrf_host(client, &a, &[3, n, n], upper, &p).expect("potrf");
+                check_factor(&clean, &out.l, &out.info, 3, n, upper, what);
+            }
         }
-    }
-    let n = 196;
-    let pivots = [None, Some(3), Some(64), Some(127), Some(130)];
-    let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 49);
-    let clean = a.clone();
-    break_pivots(&mut a, &l, n, &pivots);
-    let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &mma).expect("potrf");
-    for (b, p) in pivots.iter().enumerate() {
-        assert_eq!(
-            out.info[b],
-            p.map_or(0, |p| p as u32 + 1),
-            "mma, batch {b}: info"
+        let n = 196;
+        let pivots = [None, Some(3), Some(64), Some(127), Some(130)];
+        let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 49);
+        let clean = a.clone();
+        break_pivots(&mut a, &l, n, &pivots);
+        let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &p).expect("potrf");
+        for (b, p) in pivots.iter().enumerate() {
+            assert_eq!(
+                out.info[b],
+                p.map_or(0, |p| p as u32 + 1),
+                "{what}, batch {b}: info"
+            );
+        }
+        let s = 0..n * n;
+        let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
+        assert!(
+            finite && resid <= cholesky_bound(n),
+            "{what}, good matrix: {resid:e}"
         );
     }
-    let s = 0..n * n;
-    let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
-    assert!(
-        finite && resid <= cholesky_bound(n),
-        "mma, good matrix: {resid:e}"
-    );
 }
 
 /// The right-looking cutoff: blocks up to it split off one step at a time (all of them, a mix

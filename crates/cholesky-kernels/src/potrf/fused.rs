@@ -18,7 +18,8 @@
 //!
 //! With [`crate::CholeskyParams::fused_mma`] (CUDA, opt-in, not yet measured) every cube but
 //! the first forms its tile by 3×TF32 `mma.sync` from registers (`mma_syrk_tile`) and
-//! leaves; the first cube's path is unchanged.
+//! leaves; with [`crate::CholeskyParams::fused_mma_leaf`] the first cube too, staging its
+//! tile for the block (`mma_stage_block`).
 use super::blocked::{BlockFrom, blocked_leaf_block};
 use crate::Ctx;
 use crate::config::{BlockedLeafConfig, LeafStage};
@@ -66,6 +67,7 @@ pub fn syrk_leaf_kernel<F: Float>(
     #[comptime] c_first: bool,
     #[comptime] storage_sync: bool,
     #[comptime] mma: bool,
+    #[comptime] mma_leaf: bool,
 ) {
     let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op);
     if comptime!(mma) {
@@ -82,6 +84,31 @@ pub fn syrk_leaf_kernel<F: Float>(
         if comptime!(stage.factor) {
             if leaf {
                 leaf = info[at.bidx] == 0;
+            }
+        }
+        if comptime!(mma_leaf) {
+            // Uniform per cube: the leaf's tile on tensor cores, staged, then the block.
+            if leaf {
+                mma_stage_block(a, w, &mut blk, &dims, &sa, &sc, &at, nt, lcfg, stage);
+                blocked_leaf_block(
+                    a,
+                    w,
+                    inv,
+                    info,
+                    flags,
+                    &mut blk,
+                    &sl,
+                    &sl,
+                    &si,
+                    nt,
+                    d0,
+                    0usize,
+                    at.bidx,
+                    lcfg,
+                    stage,
+                    BlockFrom::Staged,
+                );
+                terminate!();
             }
         }
         let mut acc = Array::<F>::new(comptime!(gcfg.tm * gcfg.tn));
@@ -185,11 +212,103 @@ fn mma_syrk_tile<F: Float>(
     let r0 = at.row0 + 16 * (plane / 2);
     let c0 = at.col0 + 32 * (plane % 2);
     let m = dims.m;
+    let mut acc = Sequence::<Array<Acc>>::new();
+    mma_syrk_acc(a, m, sa, at, r0, c0, g, t, &mut acc);
+    // Tile n's accumulator h holds C(r0 + g + 8h, c0 + 8n + 2t + c), c < 2. (C's loads
+    // issued before the products took the kernel from 128 registers to 178: local SASS.)
+    let c_base = sc.offset + at.bidx * sc.bs;
+    #[unroll]
+    for n in 0..4usize {
+        let d = acc.index(n);
+        #[unroll]
+        for h in 0..2usize {
+            let i = r0 + g + comptime!(8 * h);
+            let x = d[h];
+            #[unroll]
+            for c in 0..2usize {
+                let j = c0 + comptime!(8 * n + c) + 2 * t;
+                if i < m && j <= i {
+                    w[c_base + i * sc.rs + j * sc.cs] -= F::cast_from(x.extract(c));
+                }
+            }
+        }
+    }
+}
+
+/// [`mma_syrk_tile`] for the first cube, whose tile is the leading nb × nb block (nb = 64):
+/// the updated block goes into `blk` as [`stage_block`] lays it out (lower triangle of the
+/// leading `nt` rows at stride nb + 1, zeros above it, ones on the diagonal past `nt`), behind
+/// a cube barrier, instead of back to C.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn mma_stage_block<F: Float>(
+    a: &[F],
+    w: &mut [F],
+    blk: &mut Shared<[F]>,
+    dims: &MatArgs,
+    sa: &Strides,
+    sc: &Strides,
+    at: &TileAt,
+    nt: usize,
+    #[comptime] lcfg: BlockedLeafConfig,
+    #[comptime] stage: LeafStage,
+) {
+    let unit = UNIT_POS as usize;
+    let plane = unit / MMA_PLANE;
+    let lane = unit % MMA_PLANE;
+    let (g, t) = (lane / 4, lane % 4);
+    let r0 = at.row0 + 16 * (plane / 2);
+    let c0 = at.col0 + 32 * (plane % 2);
+    let mut acc = Sequence::<Array<Acc>>::new();
+    mma_syrk_acc(a, dims.m, sa, at, r0, c0, g, t, &mut acc);
+    let ld = comptime!(lcfg.nb + 1);
+    let c_base = sc.offset + at.bidx * sc.bs;
+    #[unroll]
+    for n in 0..4usize {
+        let d = acc.index(n);
+        #[unroll]
+        for h in 0..2usize {
+            let i = r0 + g + comptime!(8 * h);
+            let x = d[h];
+            #[unroll]
+            for c in 0..2usize {
+                let j = c0 + comptime!(8 * n + c) + 2 * t;
+                let mut v = F::new(0.0);
+                if i < nt {
+                    if j < i || (j == i && !comptime!(stage.unit_diag)) {
+                        v = w[c_base + i * sc.rs + j * sc.cs] - F::cast_from(x.extract(c));
+                    } else if j == i {
+                        v = F::new(1.0);
+                    }
+                } else if j == i {
+                    v = F::new(1.0);
+                }
+                blk[i * ld + j] = v;
+            }
+        }
+    }
+    sync_cube();
+}
+
+/// The products of [`mma_syrk_tile`]: `acc` (filled with four tiles of two accumulator
+/// vectors) = A(r0 + [0, 16), :)·A(c0 + [0, 32), :)ᵀ for this lane's fragments.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn mma_syrk_acc<F: Float>(
+    a: &[F],
+    m: usize,
+    sa: &Strides,
+    at: &TileAt,
+    r0: usize,
+    c0: usize,
+    g: usize,
+    t: usize,
+    acc: &mut Sequence<Array<Acc>>,
+) {
     let av = a.as_vectorized().with_vector_size::<Const<4>>();
     let base = (sa.offset + at.mat * sa.bs) / 4 + t;
     let rs = sa.rs / 4;
     let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
-    let mut acc = Sequence::<Array<Acc>>::new();
     #[unroll]
     for _ in 0..4usize {
         let mut x = Array::<Acc>::new(2usize);
@@ -254,25 +373,6 @@ fn mma_syrk_tile<F: Float>(
                 def.execute_inplace(&fa_lo, &bh, d);
                 def.execute_inplace(&fa_hi, &bl, d);
                 def.execute_inplace(&fa_hi, &bh, d);
-            }
-        }
-    }
-    // Tile n's accumulator h holds C(r0 + g + 8h, c0 + 8n + 2t + c), c < 2. (C's loads
-    // issued before the products took the kernel from 128 registers to 178: local SASS.)
-    let c_base = sc.offset + at.bidx * sc.bs;
-    #[unroll]
-    for n in 0..4usize {
-        let d = acc.index(n);
-        #[unroll]
-        for h in 0..2usize {
-            let i = r0 + g + comptime!(8 * h);
-            let x = d[h];
-            #[unroll]
-            for c in 0..2usize {
-                let j = c0 + comptime!(8 * n + c) + 2 * t;
-                if i < m && j <= i {
-                    w[c_base + i * sc.rs + j * sc.cs] -= F::cast_from(x.extract(c));
-                }
             }
         }
     }
@@ -417,6 +517,7 @@ pub(crate) fn launch_syrk_leaf(
             ctx.launch.fused_c_first,
             ctx.launch.hw().storage_sync,
             mma,
+            mma && ctx.launch.fused_mma_leaf && ctx.launch.fused_staged(),
         )
     };
     true
