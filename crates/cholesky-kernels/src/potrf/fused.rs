@@ -26,10 +26,9 @@ use crate::config::{BlockedLeafConfig, LeafStage};
 use cubecl::cmma::MmaDefinition;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use linalg_common::gemm::TileAt;
 use linalg_common::gemm::{
-    GemmConfig, GemmOp, Layout, MatArgs, MatArgsLaunch, Operand, Strides, batch_grid, col_major,
-    load_tile_c, put_tile, result_index, tile_at,
+    GemmConfig, GemmOp, Layout, MatArgs, MatArgsLaunch, Operand, Strides, TileAt, batch_grid,
+    col_major, load_tile_c, put_tile, result_index, tile_at,
 };
 use linalg_common::gemm_mma::{MMA_PLANE, split_pair};
 use linalg_common::gemm_vec::{gemm_vec_acc, gemm_vec_tile};
