@@ -244,32 +244,46 @@ pub fn fused_syrk_leaf(client: &Client) {
     }
     // Failing pivots: in the first (unfused) block, in the first and the last row of a fused
     // block, and in a later one; the good matrix of the batch is untouched.
-    let n = 3 * nb + 7;
     let pivots = [None, Some(3), Some(nb), Some(2 * nb - 1), Some(3 * nb + 2)];
-    let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 43);
-    let clean = a.clone();
-    break_pivots(&mut a, &l, n, &pivots);
     for (what, p) in [
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
     ] {
-        let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &p).expect("potrf");
-        for (b, p) in pivots.iter().enumerate() {
-            assert_eq!(
-                out.info[b],
-                p.map_or(0, |p| p as u32 + 1),
-                "{what}, batch {b}: info"
-            );
-        }
-        let s = 0..n * n;
-        let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
-        assert!(
-            finite && resid <= cholesky_bound(n),
-            "{what}, good matrix: {resid:e}"
-        );
+        failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
     }
     fused_mma(client, fused);
+}
+
+/// A batch of order-n matrices whose pivots fail where `pivots` says (`None`: SPD), factored
+/// with `p`: `info` is each matrix's first failing order, and the good first matrix meets
+/// the gate.
+fn failing_pivots(
+    client: &Client,
+    p: &CholeskyParams,
+    n: usize,
+    pivots: &[Option<usize>],
+    seed: u64,
+    what: &str,
+) {
+    let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], seed);
+    let clean = a.clone();
+    break_pivots(&mut a, &l, n, pivots);
+    let out = potrf_host(client, &a, &[pivots.len(), n, n], false, p).expect("potrf");
+    for (b, p) in pivots.iter().enumerate() {
+        assert_eq!(
+            out.info[b],
+            p.map_or(0, |p| p as u32 + 1),
+            "{what}, batch {b}: info"
+        );
+    }
+    assert!(pivots[0].is_none());
+    let s = 0..n * n;
+    let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
+    assert!(
+        finite && resid <= cholesky_bound(n),
+        "{what}, good matrix: {resid:e}"
+    );
 }
 
 /// `CholeskyParams::fused_mma`: the fused steps' update cubes by 3×TF32 `mma.sync` (CUDA,
@@ -319,25 +333,8 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
                 check_factor(&clean, &out.l, &out.info, 3, n, upper, what);
             }
         }
-        let n = 196;
         let pivots = [None, Some(3), Some(64), Some(127), Some(130)];
-        let (mut a, l) = spd_batch(n, &vec![10.0; pivots.len()], 49);
-        let clean = a.clone();
-        break_pivots(&mut a, &l, n, &pivots);
-        let out = potrf_host(client, &a, &[pivots.len(), n, n], false, &p).expect("potrf");
-        for (b, p) in pivots.iter().enumerate() {
-            assert_eq!(
-                out.info[b],
-                p.map_or(0, |p| p as u32 + 1),
-                "{what}, batch {b}: info"
-            );
-        }
-        let s = 0..n * n;
-        let (resid, _, finite) = cholesky_residual(&clean[s.clone()], &out.l[s], n, false);
-        assert!(
-            finite && resid <= cholesky_bound(n),
-            "{what}, good matrix: {resid:e}"
-        );
+        failing_pivots(client, &p, 196, &pivots, 49, what);
     }
 }
 
