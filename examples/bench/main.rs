@@ -60,7 +60,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-thin-gemm simt-thin|mma-thin|mma-thin-tf32|…] (the main geqrf / orgqr / qr rows with that GEMM for Vᵀ·C of 32-column panels)
       [--gemm-kernel simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the gemm row's kernel)
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
-      [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged up to FUSED_SHARED_FROM rows)
+      [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged)
       [--potrf-c-first on|off] (staged fused steps load C with the product's first loads, or after it; default off)
       [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default off)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)

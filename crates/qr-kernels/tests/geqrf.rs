@@ -1466,10 +1466,6 @@ pub fn extreme_scaling(client: &Client) {
     }
 }
 
-/// Where look-ahead applies on a 132-multiprocessor Hopper GPU (host-side policy, no
-/// launch): single 4096² and 8192² matrices (grid panels of 32 and 63 cubes), 32 × 512²
-/// (one cube each); not 8 × 2048² (128 grid cubes: nothing would run beside them), 640 × 512²
-/// (the panels alone fill the device) or 2 × 4096² (64-column panels: cubes of 1024 units).
 /// `QrParams::panel_grid_tall`: grid panels of at least FROM rows take about ROWS rows per
 /// cube, shorter ones the default's (a host-side choice among grids `grid_panels` runs); a
 /// ROWS below the default's, or without grids, is refused; ROWS = 0 turns it off. The
@@ -1546,6 +1542,11 @@ fn product_policy_on_hopper() {
     assert!(l.product.is_none());
 }
 
+/// Where look-ahead applies on a 132-multiprocessor Hopper GPU (host-side policy, no
+/// launch): single 4096² and 8192² matrices (grid panels of 32 cubes; 63 at 8192² without
+/// the tall rule), 32 × 512² (one cube each); not 8 × 2048² (128 grid cubes: nothing would
+/// run beside them), 640 × 512² (the panels alone fill the device) or 2 × 4096² (64-column
+/// panels: cubes of 1024 units).
 #[test]
 fn lookahead_policy_on_hopper() {
     let hw = Hardware::hopper();
