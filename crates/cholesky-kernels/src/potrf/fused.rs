@@ -204,13 +204,8 @@ fn mma_syrk_tile<F: Float>(
     sc: &Strides,
     at: &TileAt,
 ) {
-    let unit = UNIT_POS as usize;
-    let plane = unit / MMA_PLANE;
-    let lane = unit % MMA_PLANE;
-    let (g, t) = (lane / 4, lane % 4);
-    let r0 = at.row0 + 16 * (plane / 2);
-    let c0 = at.col0 + 32 * (plane % 2);
     let m = dims.m;
+    let (r0, c0, g, t) = mma_place(at);
     let mut acc = Sequence::<Array<Acc>>::new();
     mma_syrk_acc(a, m, sa, at, r0, c0, g, t, &mut acc);
     // Tile n's accumulator h holds C(r0 + g + 8h, c0 + 8n + 2t + c), c < 2. (C's loads
@@ -252,12 +247,7 @@ fn mma_stage_block<F: Float>(
     #[comptime] lcfg: BlockedLeafConfig,
     #[comptime] stage: LeafStage,
 ) {
-    let unit = UNIT_POS as usize;
-    let plane = unit / MMA_PLANE;
-    let lane = unit % MMA_PLANE;
-    let (g, t) = (lane / 4, lane % 4);
-    let r0 = at.row0 + 16 * (plane / 2);
-    let c0 = at.col0 + 32 * (plane % 2);
+    let (r0, c0, g, t) = mma_place(at);
     let mut acc = Sequence::<Array<Acc>>::new();
     mma_syrk_acc(a, dims.m, sa, at, r0, c0, g, t, &mut acc);
     let ld = comptime!(lcfg.nb + 1);
@@ -287,6 +277,20 @@ fn mma_stage_block<F: Float>(
         }
     }
     sync_cube();
+}
+
+/// This unit's place in [`mma_syrk_tile`]'s layout: its plane's first row r0 and column c0
+/// of C, and its lane's (g, t) = (lane / 4, lane % 4).
+#[cube]
+fn mma_place(at: &TileAt) -> (usize, usize, usize, usize) {
+    let unit = UNIT_POS as usize;
+    let (plane, lane) = (unit / MMA_PLANE, unit % MMA_PLANE);
+    (
+        at.row0 + 16 * (plane / 2),
+        at.col0 + 32 * (plane % 2),
+        lane / 4,
+        lane % 4,
+    )
 }
 
 /// The products of [`mma_syrk_tile`]: `acc` (filled with four tiles of two accumulator
