@@ -62,7 +62,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged)
       [--potrf-c-first on|off] (staged fused steps load C with the product's first loads, or after it; default off)
-      [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default off)
+      [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default: on where the device runs it)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";

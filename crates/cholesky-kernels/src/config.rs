@@ -169,9 +169,9 @@ pub struct CholeskyParams {
     /// update by 3×TF32 `mma.sync` straight from registers (`potrf/fused.rs`,
     /// `mma_syrk_tile`) instead of the SIMT vector tiles: CUDA, leaves of 64, and (per launch)
     /// A's rows contiguous on 16 bytes and K a multiple of 32, else the SIMT tiles. `Some(true)`
-    /// is refused where the device has no `mma.sync` or the leaf is not 64. Default off: not
-    /// yet measured (session 47's ncu puts the SIMT update at ~18 TFLOPS in potrf 4096's first
-    /// steps, 553 µs above the diagonal block's floor over steps 1–32).
+    /// is refused where the device has no `mma.sync` or the leaf is not 64; `Some(true)` takes
+    /// it in every fused step. Default: where it runs, in the steps of right-looking regions
+    /// of order at least [`FUSED_MMA_FROM`] ([`CholeskyLaunch::fused_mma_for`]).
     pub fused_mma: Option<bool>,
     /// With [`Self::fused_mma`], the diagonal block's cube forms its own tile of the update
     /// on tensor cores too and stages it for the block (staged steps only). `Some(true)` is
@@ -246,6 +246,15 @@ pub const SOLVE_TILES: GemmConfig = GemmConfig {
 /// against only above this: potrf 2048 1.167 against 1.121 ms, 4096 2.765 against 2.722;
 /// BENCHMARKS.md).
 pub const FUSED_SHARED_FROM: usize = 2048;
+
+/// Order of the right-looking regions (the matrix, or a half of the recursion, of order at
+/// most `blocked_below`) from which the fused steps' update cubes take the tensor-core tiles
+/// by default ([`CholeskyParams::fused_mma`]). H100, session 48, same binary, tensor cores in
+/// every step against none, two rounds, ms: 4096 2.270 / 2.269 against 2.407 / 2.396, 8192
+/// 7.723 / 7.714 against 7.837 / 7.797, 16384 (regions of 4096) 36.56 / 36.46 against 36.70 /
+/// 36.83; but 2048 0.925 / 0.919 against 0.901 / 0.900 and 1024 0.461 / 0.460 against 0.452 /
+/// 0.449 (BENCHMARKS.md). Orders between 2048 and 4096 were not measured.
+pub const FUSED_MMA_FROM: usize = 4096;
 
 /// Which kernel factors and inverts a diagonal block (one cube per block either way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -708,8 +717,11 @@ pub struct CholeskyLaunch {
     pub fused_staged: Option<bool>,
     /// [`CholeskyParams::fused_c_first`].
     pub fused_c_first: bool,
-    /// [`CholeskyParams::fused_mma`].
+    /// [`CholeskyParams::fused_mma`]: allowed (the device runs it, not turned off).
     pub fused_mma: bool,
+    /// Order of the right-looking regions from which `fused_mma` applies (0 when asked for
+    /// explicitly, else [`FUSED_MMA_FROM`]).
+    pub fused_mma_from: usize,
     /// [`CholeskyParams::fused_mma_leaf`].
     pub fused_mma_leaf: bool,
     /// 0: off.
@@ -822,14 +834,20 @@ impl CholeskyLaunch {
         if trsv_chain && !hw.cube_handoff {
             return None;
         }
-        let fused_mma = params.fused_mma == Some(true);
         let mma_sync = hw.tf32_manual_mma
             && hw.lanes == linalg_common::gemm_mma::MMA_PLANE
             && hw.vector_views
             && hw.max_units_per_cube >= 256;
-        if fused_mma && !(nb == 64 && mma_sync) {
+        let mma_fits = nb == 64 && mma_sync;
+        let fused_mma = params.fused_mma.unwrap_or(mma_fits);
+        if fused_mma && !mma_fits {
             return None;
         }
+        let fused_mma_from = if params.fused_mma == Some(true) {
+            0
+        } else {
+            FUSED_MMA_FROM
+        };
         let fused_mma_leaf = params.fused_mma_leaf == Some(true);
         if fused_mma_leaf && !fused_mma {
             return None;
@@ -844,6 +862,7 @@ impl CholeskyLaunch {
             fused_staged: params.fused_staged,
             fused_c_first: params.fused_c_first.unwrap_or(false),
             fused_mma,
+            fused_mma_from,
             fused_mma_leaf,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
@@ -974,6 +993,13 @@ impl CholeskyLaunch {
             && gcfg.shared_bytes() + lcfg.shared_bytes() <= self.hw.max_shared_bytes
             && g.fits(m, m, batch);
         ok.then_some((gcfg, lcfg))
+    }
+
+    /// Whether the fused steps of a right-looking region of order `region` (the order at which
+    /// potrf's recursion started stepping) form their update on tensor cores
+    /// ([`CholeskyParams::fused_mma`]; each launch also checks its operands).
+    pub fn fused_mma_for(&self, region: usize) -> bool {
+        self.fused_mma && region >= self.fused_mma_from
     }
 
     /// Whether fused steps stage their block in shared memory

@@ -48,7 +48,8 @@ pub mod trsm;
 
 pub use config::{
     BatchedLeaf, BlockedLeafConfig, CholeskyLaunch, CholeskyParams, DEFAULT_WHOLE_WORK,
-    FUSED_SHARED_FROM, LeafConfig, LeafKernel, LeafStage, RowsConfig, SOLVE_TILES, SmallConfig,
+    FUSED_MMA_FROM, FUSED_SHARED_FROM, LeafConfig, LeafKernel, LeafStage, RowsConfig, SOLVE_TILES,
+    SmallConfig,
 };
 pub use error::CholeskyError;
 pub use linalg_common::gemm::View;

@@ -159,6 +159,12 @@ pub fn fused_syrk_leaf(client: &Client) {
         eprintln!("{hw:?}: the fused SYRK + leaf does not fit one cube here");
         return;
     };
+    // The variants below take the SIMT update tiles; `fused_mma` runs the tensor-core ones
+    // (the default where the device runs them).
+    let fused = CholeskyParams {
+        fused_mma: Some(false),
+        ..fused
+    };
     let launch = CholeskyLaunch::new(&hw, &fused).expect("launch");
     let nb = launch.leaf.nb;
     if fused.leaf.is_none() {
@@ -302,9 +308,16 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
             !hw.tf32_manual_mma || hw.lanes != 32 || !hw.vector_views || fused.leaf.is_some(),
             "{hw:?}: the tensor-core update refused"
         );
+        // Off by default where refused.
+        if fused.leaf.is_none() {
+            let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
+            assert!(!def.fused_mma_for(usize::MAX), "default where refused");
+        }
         return;
     };
     assert!(launch.fused_mma && launch.leaf.nb == 64);
+    // Asked for: every fused step. The default's regions are `fused_mma_policy_on_hopper`'s.
+    assert!(launch.fused_mma_for(2 * 64) && !launch.fused_mma_leaf);
     let leaf_32 = CholeskyParams {
         leaf: Some(32),
         ..mma
@@ -2188,6 +2201,39 @@ pub fn copy_modes(client: &Client) {
             }
         }
     }
+}
+
+/// `CholeskyParams::fused_mma` on a Hopper GPU (host-side policy, no launch): by default in
+/// the steps of right-looking regions of order at least 4096 (potrf 4096, and 8192 and 16384,
+/// whose halves of 4096 step), not below; in every step when asked for; nowhere when turned
+/// off; the diagonal block's cube only when asked for.
+#[test]
+fn fused_mma_policy_on_hopper() {
+    let hw = Hardware::hopper();
+    assert_eq!(cholesky_kernels::FUSED_MMA_FROM, 4096);
+    let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
+    assert!(def.blocked_below >= 4096);
+    for (region, want) in [
+        (4096usize, true),
+        (8192, true),
+        (4095, false),
+        (2048, false),
+    ] {
+        assert_eq!(def.fused_mma_for(region), want, "default, region {region}");
+    }
+    assert!(!def.fused_mma_leaf);
+    let on = CholeskyParams {
+        fused_mma: Some(true),
+        ..CholeskyParams::default()
+    };
+    let l = CholeskyLaunch::new(&hw, &on).expect("launch");
+    assert!(l.fused_mma_for(128) && l.fused_mma_for(4096));
+    let off = CholeskyParams {
+        fused_mma: Some(false),
+        ..CholeskyParams::default()
+    };
+    let l = CholeskyLaunch::new(&hw, &off).expect("launch");
+    assert!(!l.fused_mma_for(4096));
 }
 
 macro_rules! testgen {

@@ -16,9 +16,9 @@
 //!   stores visible to the whole cube (a cube barrier on the CPU runtime, which has no storage
 //!   fence and needs none), and the leaf reads the block back from the same buffer.
 //!
-//! With [`crate::CholeskyParams::fused_mma`] (CUDA, opt-in, not yet measured) every cube but
-//! the first forms its tile by 3×TF32 `mma.sync` from registers (`mma_syrk_tile`) and
-//! leaves; with [`crate::CholeskyParams::fused_mma_leaf`] the first cube too, staging its
+//! With [`crate::CholeskyParams::fused_mma`] (CUDA; by default in right-looking regions of
+//! order ≥ [`crate::FUSED_MMA_FROM`]) every cube but the first forms its tile by
+//! 3×TF32 `mma.sync` from registers (`mma_syrk_tile`) and leaves; with [`crate::CholeskyParams::fused_mma_leaf`] the first cube too, staging its
 //! tile for the block (`mma_stage_block`).
 use super::blocked::{BlockFrom, blocked_leaf_block};
 use crate::Ctx;
@@ -208,23 +208,32 @@ fn mma_syrk_tile<F: Float>(
     let (r0, c0, g, t) = mma_place(at);
     let mut acc = Sequence::<Array<Acc>>::new();
     mma_syrk_acc(a, m, sa, at, r0, c0, g, t, &mut acc);
-    // Tile n's accumulator h holds C(r0 + g + 8h, c0 + 8n + 2t + c), c < 2. (C's loads
-    // issued before the products took the kernel from 128 registers to 178: local SASS.)
+    // Tile n's accumulator h holds C(r0 + g + 8h, c0 + 8n + 2t + c), c < 2. All 16 old
+    // values are loaded before the first store: a load after a store to the same buffer at
+    // runtime strides waits for it, so `w[·] -= x` element by element made 16 round trips to
+    // memory (local SASS). (C's loads issued before the products took the kernel from 128
+    // registers to 178.)
     let c_base = sc.offset + at.bidx * sc.bs;
+    let mut old = Array::<F>::new(16usize);
     #[unroll]
-    for n in 0..4usize {
-        let d = acc.index(n);
-        #[unroll]
-        for h in 0..2usize {
-            let i = r0 + g + comptime!(8 * h);
-            let x = d[h];
-            #[unroll]
-            for c in 0..2usize {
-                let j = c0 + comptime!(8 * n + c) + 2 * t;
-                if i < m && j <= i {
-                    w[c_base + i * sc.rs + j * sc.cs] -= F::cast_from(x.extract(c));
-                }
-            }
+    for e in 0..16usize {
+        let (n, h, c) = comptime!((e / 4, (e / 2) % 2, e % 2));
+        let i = r0 + g + comptime!(8 * h);
+        let j = c0 + comptime!(8 * n + c) + 2 * t;
+        let mut v = F::new(0.0);
+        if i < m && j <= i {
+            v = w[c_base + i * sc.rs + j * sc.cs];
+        }
+        old[e] = v;
+    }
+    #[unroll]
+    for e in 0..16usize {
+        let (n, h, c) = comptime!((e / 4, (e / 2) % 2, e % 2));
+        let i = r0 + g + comptime!(8 * h);
+        let j = c0 + comptime!(8 * n + c) + 2 * t;
+        let x = acc.index(n)[h];
+        if i < m && j <= i {
+            w[c_base + i * sc.rs + j * sc.cs] = old[e] - F::cast_from(x.extract(c));
         }
     }
 }
@@ -448,7 +457,8 @@ pub const SYRK_LEAF_STAGE: LeafStage = LeafStage {
 /// C −= A·Aᵀ on C's lower triangle, then factor and invert C's leading block of order
 /// min(nb, C's order) into `inv` (its slot, `d0` the block's first row in the matrix) — where
 /// [`crate::CholeskyLaunch::fused_leaf`] allows it. Returns false (and launches nothing)
-/// otherwise.
+/// otherwise. With `mma` ([`crate::CholeskyLaunch::fused_mma_for`]) the update cubes take the
+/// tensor-core tiles where the tile, K and A's rows suit them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn launch_syrk_leaf(
     ctx: &Ctx,
@@ -458,6 +468,7 @@ pub(crate) fn launch_syrk_leaf(
     info: &Handle,
     flags: &Handle,
     d0: usize,
+    mma: bool,
 ) -> bool {
     let (m, k) = (c.view.rows, a.view.cols);
     let nb = ctx.launch.leaf.nb;
@@ -474,7 +485,7 @@ pub(crate) fn launch_syrk_leaf(
     };
     let (op, stage) = (SYRK_OP, SYRK_LEAF_STAGE);
     // The update cubes on tensor cores where asked and the tile, K and A's rows suit them.
-    let mma = ctx.launch.fused_mma
+    let mma = mma
         && gcfg.tile_m() == 64
         && gcfg.tile_n() == 64
         && gcfg.units() == 8 * linalg_common::gemm_mma::MMA_PLANE

@@ -176,7 +176,7 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
     );
     let w = Operand::new(&work.0, work.1, dense);
     let inv = BlockInverses::new(ctx, n);
-    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite, false);
+    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite, false, 0);
     if upper {
         launch_copy(
             ctx.client,
@@ -215,6 +215,8 @@ pub fn potrf_host(
 /// leaves also store the inverses of their L blocks for the TRSMs.
 ///
 /// `leaf_done`: the block's leading leaf is already factored and inverted (a fused SYRK did it).
+/// `region`: the order of the right-looking region `w` continues (0 where it starts none).
+#[allow(clippy::too_many_arguments)]
 fn potrf_rec(
     ctx: &Ctx,
     w: Operand,
@@ -223,6 +225,7 @@ fn potrf_rec(
     info: &Handle,
     flags: &Handle,
     leaf_done: bool,
+    region: usize,
 ) {
     let s = w.view.rows;
     let nb = ctx.launch.leaf.nb;
@@ -253,25 +256,31 @@ fn potrf_rec(
         return;
     }
     let step = ctx.launch.step;
-    let n1 = if s <= ctx.launch.blocked_below && s > step {
-        step
+    let stepping = s <= ctx.launch.blocked_below && s > step;
+    let n1 = if stepping { step } else { split(s, nb) };
+    // The order at which this right-looking region started stepping (0: not stepping).
+    let region = if !stepping {
+        0
+    } else if region == 0 {
+        s
     } else {
-        split(s, nb)
+        region
     };
     let n2 = s - n1;
     let v = w.view;
     let a11 = w.with_view(v.block(0, 0, n1, n1));
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
-    potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done);
+    potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done, 0);
     trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     let d2 = d0 + n1;
     let slot = inv.block(d2 / nb, nb);
-    let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2);
+    let mma = ctx.launch.fused_mma_for(region);
+    let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2, mma);
     if !fused {
         syrk_rec(ctx, a22, a21);
     }
-    potrf_rec(ctx, a22, d2, inv, info, flags, fused);
+    potrf_rec(ctx, a22, d2, inv, info, flags, fused, region);
 }
 
 /// One launch of the diagonal-block kernel over `blocks` consecutive nb×nb diagonal blocks of
