@@ -80,11 +80,13 @@ pub struct Bench<'a> {
     pub chol_fused_mma: Option<bool>,
     /// The diagonal block's cube too (`--potrf-fused-mma leaf`).
     pub chol_fused_mma_leaf: Option<bool>,
+    /// `--potrf-fused-mma-rows N`.
+    pub chol_fused_mma_rows: Option<usize>,
 }
 
 impl Bench<'_> {
     /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
-    /// `--potrf-staged`, `--potrf-c-first` and `--potrf-fused-mma`.
+    /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma` and `--potrf-fused-mma-rows`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
@@ -92,6 +94,7 @@ impl Bench<'_> {
             fused_c_first: self.chol_c_first,
             fused_mma: self.chol_fused_mma,
             fused_mma_leaf: self.chol_fused_mma_leaf,
+            fused_mma_rows: self.chol_fused_mma_rows,
             ..CholeskyParams::default()
         }
     }

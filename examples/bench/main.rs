@@ -62,7 +62,8 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged)
       [--potrf-c-first on|off] (staged fused steps load C with the product's first loads, or after it; default off)
-      [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default: on where the device runs it)
+      [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default: on where the device runs it, in right-looking regions of order >= 4096)
+      [--potrf-fused-mma-rows N] (the tensor-core update only in fused steps whose update has at least N rows; default 0)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -411,6 +412,7 @@ fn main() {
                 chol_c_first: None,
                 chol_fused_mma: None,
                 chol_fused_mma_leaf: None,
+                chol_fused_mma_rows: None,
             });
             return;
         }
@@ -551,6 +553,7 @@ fn main() {
             _ => panic!("--potrf-fused-mma: on, leaf or off"),
         }),
         chol_fused_mma_leaf: args.get("potrf-fused-mma").map(|v| v == "leaf"),
+        chol_fused_mma_rows: number(&args, "potrf-fused-mma-rows"),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));

@@ -311,13 +311,16 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         // Off by default where refused.
         if fused.leaf.is_none() {
             let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
-            assert!(!def.fused_mma_for(usize::MAX), "default where refused");
+            assert!(
+                !def.fused_mma_for(usize::MAX, 4032),
+                "default where refused"
+            );
         }
         return;
     };
     assert!(launch.fused_mma && launch.leaf.nb == 64);
     // Asked for: every fused step. The default's regions are `fused_mma_policy_on_hopper`'s.
-    assert!(launch.fused_mma_for(2 * 64) && !launch.fused_mma_leaf);
+    assert!(launch.fused_mma_for(2 * 64, 64) && !launch.fused_mma_leaf);
     let leaf_32 = CholeskyParams {
         leaf: Some(32),
         ..mma
@@ -2204,9 +2207,10 @@ pub fn copy_modes(client: &Client) {
 }
 
 /// `CholeskyParams::fused_mma` on a Hopper GPU (host-side policy, no launch): by default in
-/// the steps of right-looking regions of order at least 4096 (potrf 4096, and 8192 and 16384,
+/// every step of right-looking regions of order at least 4096 (potrf 4096, and 8192 and 16384,
 /// whose halves of 4096 step), not below; in every step when asked for; nowhere when turned
-/// off; the diagonal block's cube only when asked for.
+/// off; with `fused_mma_rows`, only in steps whose update has that many rows; the diagonal
+/// block's cube only when asked for.
 #[test]
 fn fused_mma_policy_on_hopper() {
     let hw = Hardware::hopper();
@@ -2219,7 +2223,13 @@ fn fused_mma_policy_on_hopper() {
         (4095, false),
         (2048, false),
     ] {
-        assert_eq!(def.fused_mma_for(region), want, "default, region {region}");
+        for rows in [region - 64, 64] {
+            assert_eq!(
+                def.fused_mma_for(region, rows),
+                want,
+                "default, region {region}"
+            );
+        }
     }
     assert!(!def.fused_mma_leaf);
     let on = CholeskyParams {
@@ -2227,13 +2237,20 @@ fn fused_mma_policy_on_hopper() {
         ..CholeskyParams::default()
     };
     let l = CholeskyLaunch::new(&hw, &on).expect("launch");
-    assert!(l.fused_mma_for(128) && l.fused_mma_for(4096));
+    assert!(l.fused_mma_for(128, 64) && l.fused_mma_for(4096, 4032));
+    let tall = CholeskyParams {
+        fused_mma_rows: Some(2048),
+        ..CholeskyParams::default()
+    };
+    let l = CholeskyLaunch::new(&hw, &tall).expect("launch");
+    assert!(l.fused_mma_for(4096, 2048) && !l.fused_mma_for(4096, 2047));
+    assert!(!l.fused_mma_for(2048, 2048));
     let off = CholeskyParams {
         fused_mma: Some(false),
         ..CholeskyParams::default()
     };
     let l = CholeskyLaunch::new(&hw, &off).expect("launch");
-    assert!(!l.fused_mma_for(4096));
+    assert!(!l.fused_mma_for(4096, 4032));
 }
 
 macro_rules! testgen {

@@ -275,7 +275,7 @@ fn potrf_rec(
     trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     let d2 = d0 + n1;
     let slot = inv.block(d2 / nb, nb);
-    let mma = ctx.launch.fused_mma_for(region);
+    let mma = ctx.launch.fused_mma_for(region, n2);
     let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2, mma);
     if !fused {
         syrk_rec(ctx, a22, a21);
