@@ -294,8 +294,9 @@ fn failing_pivots(
 
 /// `CholeskyParams::fused_mma`: the fused steps' update cubes by 3×TF32 `mma.sync` (CUDA,
 /// leaves of 64), refused elsewhere. Orders that are multiples of 4 (A's rows as 4-vectors:
-/// the tensor-core tiles run), with ragged last tiles (260), lower and upper (upper's
-/// transposed rows fall back to the SIMT tiles); and a batch with failing pivots. Each also
+/// the tensor-core tiles run), with ragged last tiles (260), and one that is not (198: the
+/// launches fall back to the SIMT tiles), lower and upper (upper factors a dense copy of Aᵀ,
+/// so its steps take the tensor-core tiles too); and a batch with failing pivots. Each also
 /// with `fused_mma_leaf` (the diagonal block's cube too), which needs `fused_mma`.
 fn fused_mma(client: &Client, fused: CholeskyParams) {
     let hw = Hardware::of(client);
@@ -340,7 +341,7 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         "leaf without fused_mma"
     );
     for (what, p) in [("mma update", mma), ("mma update and leaf", mma_leaf)] {
-        for n in [128usize, 260, 320] {
+        for n in [128usize, 198, 260, 320] {
             for upper in [false, true] {
                 let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 47 + n as u64);
                 let clean = a.clone();
