@@ -10,6 +10,7 @@
 //!     --example ptx_probe -- [acm] [bcm] [sh] [tf32] [stored] [tiles=...] > kernel.ll
 //! cargo run ... --example ptx_probe -- rows [NB] [scalar | cols [whole]] [units=U] > rows.ll
 //! cargo run ... --example ptx_probe -- fused > fused.ll
+//! cargo run ... --example ptx_probe -- panel > panel.ll
 //! cargo run ... --example ptx_probe -- vec [set] > vec.ll
 //! cargo run ... --example ptx_probe -- qpanel [P NB GY] > qpanel.ll
 //! cargo run ... --example ptx_probe -- recon [NB] [old] > recon.ll
@@ -88,6 +89,24 @@ fn main() {
             nb,
             1,
             cfg,
+        ));
+        return;
+    }
+    // `panel`: Cholesky's panel solve on tensor cores (`potrf/panel_mma.rs`).
+    if args.get(1).map(String::as_str) == Some("panel") {
+        use cholesky_kernels::potrf::panel_mma_kernel;
+        let v = View::contiguous(64, 64);
+        compile(&panel_mma_kernel::create_dummy_kernel::<f32>(
+            props,
+            target,
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(256),
+            arg(),
+            arg(),
+            v.launch_arg(),
+            v.launch_arg(),
+            64,
+            1,
         ));
         return;
     }

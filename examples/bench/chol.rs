@@ -82,11 +82,14 @@ pub struct Bench<'a> {
     pub chol_fused_mma_leaf: Option<bool>,
     /// `--potrf-fused-mma-rows N`.
     pub chol_fused_mma_rows: Option<usize>,
+    /// `--potrf-panel-mma on|off`.
+    pub chol_panel_mma: Option<bool>,
 }
 
 impl Bench<'_> {
     /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
-    /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma` and `--potrf-fused-mma-rows`.
+    /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma`, `--potrf-fused-mma-rows` and
+    /// `--potrf-panel-mma`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
@@ -95,6 +98,7 @@ impl Bench<'_> {
             fused_mma: self.chol_fused_mma,
             fused_mma_leaf: self.chol_fused_mma_leaf,
             fused_mma_rows: self.chol_fused_mma_rows,
+            panel_mma: self.chol_panel_mma,
             ..CholeskyParams::default()
         }
     }

@@ -183,6 +183,13 @@ pub struct CholeskyParams {
     /// Not yet measured: session 48's ncu of potrf 4096 put the late steps' floor at 24 µs
     /// with the tensor-core tiles against 22.6 with the SIMT ones.
     pub fused_mma_rows: Option<usize>,
+    /// The right-looking steps of one leaf solve their panel, L21 = A21·L11⁻ᵀ, by 3×TF32
+    /// `mma.sync` from registers in one launch (`potrf/panel_mma.rs`) instead of the TRSM
+    /// GEMM: CUDA, leaves of 64, and (per launch) A21's rows contiguous on 16 bytes, else the
+    /// GEMM. `Some(true)` is refused where the device has no `mma.sync` or the leaf is not 64.
+    /// Default off: not yet measured (session 48's ncu of potrf 4096: the 63 TRSM GEMMs take
+    /// 336 µs, 5.3 µs each, even with one or two cubes).
+    pub panel_mma: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
@@ -732,6 +739,8 @@ pub struct CholeskyLaunch {
     pub fused_mma_leaf: bool,
     /// [`CholeskyParams::fused_mma_rows`].
     pub fused_mma_rows: usize,
+    /// [`CholeskyParams::panel_mma`].
+    pub panel_mma: bool,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -860,6 +869,10 @@ impl CholeskyLaunch {
         if fused_mma_leaf && !fused_mma {
             return None;
         }
+        let panel_mma = params.panel_mma == Some(true);
+        if panel_mma && !mma_fits {
+            return None;
+        }
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
             trsv_chain,
             inv_block,
@@ -873,6 +886,7 @@ impl CholeskyLaunch {
             fused_mma_from,
             fused_mma_leaf,
             fused_mma_rows: params.fused_mma_rows.unwrap_or(0),
+            panel_mma,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),

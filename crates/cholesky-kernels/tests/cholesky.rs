@@ -297,7 +297,8 @@ fn failing_pivots(
 /// the tensor-core tiles run), with ragged last tiles (260), and one that is not (198: the
 /// launches fall back to the SIMT tiles), lower and upper (upper factors a dense copy of Aᵀ,
 /// so its steps take the tensor-core tiles too); and a batch with failing pivots. Each also
-/// with `fused_mma_leaf` (the diagonal block's cube too), which needs `fused_mma`.
+/// with `fused_mma_leaf` (the diagonal block's cube too), which needs `fused_mma`, and with
+/// `panel_mma` (the steps' panel solve on tensor cores), alone and with the update.
 fn fused_mma(client: &Client, fused: CholeskyParams) {
     let hw = Hardware::of(client);
     let mma = CholeskyParams {
@@ -309,6 +310,11 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
             !hw.tf32_manual_mma || hw.lanes != 32 || !hw.vector_views || fused.leaf.is_some(),
             "{hw:?}: the tensor-core update refused"
         );
+        let panel = CholeskyParams {
+            panel_mma: Some(true),
+            ..fused
+        };
+        assert!(CholeskyLaunch::new(&hw, &panel).is_none(), "panel refused");
         // Off by default where refused.
         if fused.leaf.is_none() {
             let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
@@ -327,6 +333,25 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         ..mma
     };
     assert!(CholeskyLaunch::new(&hw, &leaf_32).is_none(), "leaf 32");
+    let panel_32 = CholeskyParams {
+        leaf: Some(32),
+        panel_mma: Some(true),
+        ..fused
+    };
+    assert!(
+        CholeskyLaunch::new(&hw, &panel_32).is_none(),
+        "panel, leaf 32"
+    );
+    // The panel solve on tensor cores, with the SIMT update tiles and with the tensor-core ones.
+    let panel = CholeskyParams {
+        panel_mma: Some(true),
+        ..fused
+    };
+    let mma_panel = CholeskyParams {
+        panel_mma: Some(true),
+        ..mma
+    };
+    assert!(!launch.panel_mma && CholeskyLaunch::new(&hw, &panel).expect("panel").panel_mma);
     // The diagonal block's cube on tensor cores too (staged steps only).
     let mma_leaf = CholeskyParams {
         fused_mma_leaf: Some(true),
@@ -340,7 +365,12 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         CholeskyLaunch::new(&hw, &leaf_alone).is_none(),
         "leaf without fused_mma"
     );
-    for (what, p) in [("mma update", mma), ("mma update and leaf", mma_leaf)] {
+    for (what, p) in [
+        ("mma update", mma),
+        ("mma update and leaf", mma_leaf),
+        ("mma panel", panel),
+        ("mma update and panel", mma_panel),
+    ] {
         for n in [128usize, 198, 260, 320] {
             for upper in [false, true] {
                 let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 47 + n as u64);
@@ -2232,7 +2262,7 @@ fn fused_mma_policy_on_hopper() {
             );
         }
     }
-    assert!(!def.fused_mma_leaf);
+    assert!(!def.fused_mma_leaf && !def.panel_mma);
     let on = CholeskyParams {
         fused_mma: Some(true),
         ..CholeskyParams::default()

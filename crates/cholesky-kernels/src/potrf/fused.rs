@@ -34,7 +34,7 @@ use linalg_common::gemm_mma::{MMA_PLANE, split_pair};
 use linalg_common::gemm_vec::{gemm_vec_acc, gemm_vec_tile};
 
 type Frag = Vector<tf32, Const<1>>;
-type Acc = Vector<f32, Const<2>>;
+pub(crate) type Acc = Vector<f32, Const<2>>;
 
 /// A21 (view `sa`; `sb` = its transpose) is read through `a`, A22 (`sc`) updated through `w`
 /// (in potrf both are views of one buffer, at disjoint elements); `sl`: A22's leading block
@@ -317,9 +317,35 @@ fn mma_syrk_acc<F: Float>(
     t: usize,
     acc: &mut Sequence<Array<Acc>>,
 ) {
-    let av = a.as_vectorized().with_vector_size::<Const<4>>();
     let base = (sa.offset + at.mat * sa.bs) / 4 + t;
     let rs = sa.rs / 4;
+    mma_acc(a, a, base, rs, m, base, rs, m, at.kdim, r0, c0, g, acc);
+}
+
+/// `acc` (filled with four tiles of two accumulator vectors) = A(r0 + [0, 16), :)·
+/// B(c0 + [0, 32), :)ᵀ over K = `kdim` (a multiple of 32) for this lane's fragments, in
+/// [`mma_syrk_tile`]'s layout (lane = 4g + t). Row r of A is the 4-vectors of `a` from
+/// `a0 + r·ars` (in vectors, the lane's t already added); rows from `ma` on read as zeros.
+/// B's likewise in `b`.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn mma_acc<F: Float>(
+    a: &[F],
+    b: &[F],
+    a0: usize,
+    ars: usize,
+    ma: usize,
+    b0: usize,
+    brs: usize,
+    mb: usize,
+    kdim: usize,
+    r0: usize,
+    c0: usize,
+    g: usize,
+    acc: &mut Sequence<Array<Acc>>,
+) {
+    let av = a.as_vectorized().with_vector_size::<Const<4>>();
+    let bv = b.as_vectorized().with_vector_size::<Const<4>>();
     let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
     #[unroll]
     for _ in 0..4usize {
@@ -328,21 +354,25 @@ fn mma_syrk_acc<F: Float>(
         x[1usize] = Acc::broadcast(0.0);
         acc.push(x);
     }
-    for b in 0..at.kdim / 32 {
+    for kb in 0..kdim / 32 {
         // [X, Y] of A's rows r0 + g, r0 + g + 8, then of Bᵀ's rows c0 + 8n + g, n < 4.
         let mut v = Array::<Vector<F, Const<4>>>::new(12usize);
         #[unroll]
         for q in 0..6usize {
-            let r = if comptime!(q < 2) {
-                r0 + g + comptime!(8 * q)
-            } else {
-                c0 + g + comptime!(8 * (q - 2))
-            };
             let mut x = Vector::<F, Const<4>>::broadcast(F::new(0.0));
             let mut y = Vector::<F, Const<4>>::broadcast(F::new(0.0));
-            if r < m {
-                x = av[base + r * rs + 8 * b];
-                y = av[base + r * rs + 8 * b + 4];
+            if comptime!(q < 2) {
+                let r = r0 + g + comptime!(8 * q);
+                if r < ma {
+                    x = av[a0 + r * ars + 8 * kb];
+                    y = av[a0 + r * ars + 8 * kb + 4];
+                }
+            } else {
+                let r = c0 + g + comptime!(8 * (q - 2));
+                if r < mb {
+                    x = bv[b0 + r * brs + 8 * kb];
+                    y = bv[b0 + r * brs + 8 * kb + 4];
+                }
             }
             v[comptime!(2 * q)] = x;
             v[comptime!(2 * q + 1)] = y;

@@ -12,12 +12,14 @@
 //! in halves above `blocked_below`, one `step` (default: one leaf) at a time below it
 //! (right-looking: each step is a leaf, one TRSM GEMM and one SYRK GEMM that fill the device,
 //! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`; for a
-//! single matrix a step's SYRK and the next leaf are one launch (`fused.rs`).
+//! single matrix a step's SYRK and the next leaf are one launch (`fused.rs`); a step's panel
+//! solve may run on tensor cores (`panel_mma.rs`, opt-in).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
 mod fused;
 mod graph;
 mod leaf;
+mod panel_mma;
 mod rows;
 mod small;
 
@@ -26,6 +28,9 @@ mod small;
 #[doc(hidden)]
 pub use fused::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
 pub use graph::PotrfGraph;
+/// The steps' panel solve on tensor cores, public only for `examples/ptx_probe.rs`.
+#[doc(hidden)]
+pub use panel_mma::panel_mma_kernel;
 /// The batched rows kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
 pub use rows::rows_kernel;
@@ -272,7 +277,11 @@ fn potrf_rec(
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
     potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done, 0);
-    trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
+    // A step of one leaf may solve its panel on tensor cores (`CholeskyParams::panel_mma`).
+    let solved = n1 == nb && panel_mma::launch_panel_mma(ctx, a21, inv.block(d0 / nb, nb));
+    if !solved {
+        trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
+    }
     let d2 = d0 + n1;
     let slot = inv.block(d2 / nb, nb);
     let mma = ctx.launch.fused_mma_for(region, n2);
