@@ -17,9 +17,10 @@
 //!   fence and needs none), and the leaf reads the block back from the same buffer.
 //!
 //! With [`crate::CholeskyParams::fused_mma`] (CUDA; by default in right-looking regions of
-//! order ≥ [`crate::FUSED_MMA_FROM`]) every cube but the first forms its tile by
-//! 3×TF32 `mma.sync` from registers (`mma_syrk_tile`) and leaves; with [`crate::CholeskyParams::fused_mma_leaf`] the first cube too, staging its
-//! tile for the block (`mma_stage_block`).
+//! order ≥ [`crate::FUSED_MMA_FROM`]) every cube but the first forms its tile by 3×TF32
+//! `mma.sync` from registers (`mma_syrk_tile`) and leaves; with
+//! [`crate::CholeskyParams::fused_mma_leaf`] the first cube too, staging its tile for the
+//! block (`mma_stage_block`). `potrf/panel_mma.rs` shares the products ([`mma_acc`]).
 use super::blocked::{BlockFrom, blocked_leaf_block};
 use crate::Ctx;
 use crate::config::{BlockedLeafConfig, LeafStage};
