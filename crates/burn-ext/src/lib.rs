@@ -20,7 +20,7 @@
 //! How an op runs ([`LinalgBackend`], one `#[backend_extension]` trait): on CubeCL devices
 //! (CUDA, the CPU runtime, wgpu) our kernels launch on the tensor's own client, under Fusion
 //! (on by default) as a lazy custom op; on Flex a host f64 fallback computes the same result; under
-//! autodiff the backward passes are analytic ([`autodiff`](crate::autodiff) module docs).
+//! autodiff the backward passes are analytic (the `autodiff` module's docs).
 //! Inputs are validated on the host without synchronising ([`LinalgError`]); f16/bf16 are computed
 //! in f32 and cast back; f64 is refused.
 mod autodiff;

@@ -989,8 +989,8 @@ pub(crate) fn store_tile<F: Float>(
     }
 }
 
-/// The old values of a unit's tm×tn elements of C ([`load_c`]; zeros unless `op`
-/// accumulates), for [`put_tile`].
+/// The old values of a unit's tm×tn elements of C (`load_c`; zeros unless `op`
+/// accumulates), for [`put_tile()`].
 #[cube]
 #[allow(clippy::too_many_arguments)]
 pub fn load_tile_c<F: Float>(
@@ -1019,7 +1019,7 @@ pub fn load_tile_c<F: Float>(
     }
 }
 
-/// A unit's tm×tn results `acc` into C given their old values `old` ([`load_tile_c`]).
+/// A unit's tm×tn results `acc` into C given their old values `old` ([`load_tile_c()`]).
 #[cube]
 #[allow(clippy::too_many_arguments)]
 pub fn put_tile<F: Float>(

@@ -36,7 +36,7 @@
 //! 6.6e-8). Session 20's layout, whose fragments were gathered from two reads, reached
 //! 25–32 TFLOP/s at 4096³ (ncu: 4.5 register moves per HMMA); this one, with unpredicated
 //! window loads and the cheap split, 44–52 with K windows of 32, against the SIMT kernel's 40;
-//! with K-contiguous operands loaded two rows per plane instruction ([`frag_slot`]), 50–56;
+//! with K-contiguous operands loaded two rows per plane instruction (`frag_slot`), 50–56;
 //! split on read, 54–58. It is the Cholesky default for large updates where the device runs
 //! it.
 use crate::gemm::{GemmOp, Layout, MatArgs, Strides, operand_base, store_c, tile_at};

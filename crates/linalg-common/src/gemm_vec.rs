@@ -39,7 +39,7 @@ pub fn gemm_vec_kernel<F: Float>(
 }
 
 /// The cube's tile `at` of the product (every unit of the cube calls it; kernels that fuse a
-/// GEMM with more work call it after [`tile_at`]). With `c_first`, an accumulating tile
+/// GEMM with more work call it after [`tile_at()`]). With `c_first`, an accumulating tile
 /// issues its C loads behind the first windows' loads, so their latency overlaps the product
 /// instead of following it. That holds the tm·tn old values and their addresses through the
 /// K loop (ptxas 13, the default 64 × 64 tiles: 145 registers against 74), so only kernels
@@ -77,10 +77,10 @@ pub fn gemm_vec_tile<F: Float>(
     }
 }
 
-/// [`gemm_vec_tile`] up to its epilogue: this unit's products (without sign) into `acc`, its
-/// elements at rows [`result_index`]`(at.row0, UNIT_POS / units_x, r, units_y, true)` and
+/// [`gemm_vec_tile()`] up to its epilogue: this unit's products (without sign) into `acc`, its
+/// elements at rows `result_index(at.row0, UNIT_POS / units_x, r, units_y, true)` and
 /// columns `result_index(at.col0, UNIT_POS % units_x, s, units_x, true)`; with `c_first`
-/// and an accumulating `op`, their old values ([`load_tile_c`]) into `old`.
+/// and an accumulating `op`, their old values ([`load_tile_c()`]) into `old`.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_vec_acc<F: Float>(

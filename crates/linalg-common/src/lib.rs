@@ -12,7 +12,7 @@
 //!   shared memory, grid limits), read once from the client's properties;
 //! - [`rng`]: a seeded counter-based generator, reproducible bit for bit in Python (the
 //!   PyTorch anchor draws the same matrices from the same seed);
-//! - [`reference`]: f64 host references and the numerical gates (GPU MODE qr_v2);
+//! - [`reference`](mod@reference): f64 host references and the numerical gates (GPU MODE qr_v2);
 //! - [`matgen`]: test matrices by class (dense, graded, rank-deficient, clustered, zero columns).
 pub mod copy;
 pub mod device;

@@ -1,4 +1,4 @@
-//! Test matrices by class, drawn from a seeded [`Stream`](crate::rng::Stream).
+//! Test matrices by class, drawn from a seeded [`Stream`].
 use crate::reference::{householder_qr, matmul};
 use crate::rng::Stream;
 
@@ -132,8 +132,8 @@ pub fn spd_from_factor(n: usize, kappa: f64, seed: u64) -> (Vec<f32>, Vec<f32>) 
 }
 
 /// `batch` symmetric, diagonally dominant (hence SPD, κ below about 3) n×n matrices drawn from
-/// `uniform_vec(seed, batch·n·n)` = u: A[b][i][j] = u[b][min(i,j)][max(i,j)] off the diagonal,
-/// A[b][i][i] = n. `scripts/torch_anchor.py` rebuilds the same matrices on the GPU.
+/// `uniform_vec(seed, batch·n·n)` = u: `A[b][i][j] = u[b][min(i,j)][max(i,j)]` off the
+/// diagonal, `A[b][i][i] = n`. `scripts/torch_anchor.py` rebuilds the same matrices on the GPU.
 pub fn spd_dominant(seed: u64, batch: usize, n: usize) -> Vec<f32> {
     let mut a = crate::rng::uniform_vec(seed, batch * n * n);
     for b in 0..batch {

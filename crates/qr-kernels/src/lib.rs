@@ -1,7 +1,7 @@
 //! QR kernels in CubeCL, generic over the runtime (CUDA, the CPU runtime, wgpu).
 //!
 //! - [`tsqr`]: tall-skinny QR (m ≥ n, n ≤ 128), batched, Q and R or R only.
-//! - [`geqrf`]: blocked Householder QR in LAPACK's (H, τ) form, any shape, batched;
+//! - [`geqrf`](mod@geqrf): blocked Householder QR in LAPACK's (H, τ) form, any shape, batched;
 //!   [`householder_product`] (form Q) and [`apply_q`] (multiply by Q or Qᵀ) on that form.
 //! - [`qr()`]: `torch.linalg.qr` (modes reduced, complete, r), choosing TSQR or blocked geqrf.
 mod error;

@@ -469,7 +469,7 @@ fn stage_block<F: Float>(
     }
 }
 
-/// The update of [`syrk_leaf_kernel`]: C −= A·Aᵀ on and below C's diagonal.
+/// The update of `syrk_leaf_kernel`: C −= A·Aᵀ on and below C's diagonal.
 pub const SYRK_OP: GemmOp = GemmOp {
     accumulate: true,
     negate: true,
@@ -477,7 +477,7 @@ pub const SYRK_OP: GemmOp = GemmOp {
     a_lower: false,
 };
 
-/// What [`syrk_leaf_kernel`]'s first cube does with the updated block: factor and invert it.
+/// What `syrk_leaf_kernel`'s first cube does with the updated block: factor and invert it.
 pub const SYRK_LEAF_STAGE: LeafStage = LeafStage {
     factor: true,
     invert: true,

@@ -2,9 +2,9 @@
 //! (`upper`), for `batch` SPD n×n matrices, of which only the selected triangle is used.
 //!
 //! n ≤ leaf: one launch reads the input and writes the factor — by default the right-looking
-//! kernel with each matrix's rows in registers ([`rows`]), where they fit; else (or by
-//! parameter) the left-looking kernel with a small cube per matrix ([`small`]) or the
-//! register-tiled one ([`leaf`]).
+//! kernel with each matrix's rows in registers (`rows.rs`), where they fit; else (or by
+//! parameter) the left-looking kernel with a small cube per matrix (`small.rs`) or the
+//! register-tiled one (`leaf.rs`).
 //! Larger n: the lower triangle (Aᵀ's for `upper`) is copied to a working buffer (the output
 //! itself for lower) with a non-finite check, then factored in place recursively:
 //! POTRF(A11) → TRSM: L11·X = A21ᵀ (so A21 ← A21·L11⁻ᵀ, recursive on GEMM) → SYRK:

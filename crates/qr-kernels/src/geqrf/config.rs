@@ -44,45 +44,45 @@ pub struct QrParams {
     /// … and m ≥ `tsqr_min_ratio`·n.
     pub tsqr_min_ratio: Option<usize>,
     /// geqrf factors panels of at least this many rows by TSQR and Householder reconstruction
-    /// (many cubes per panel, [`super::recon`]) instead of the one-cube panel kernel, and
+    /// (many cubes per panel, `super::recon`) instead of the one-cube panel kernel, and
     /// householder_product / apply_q apply the reflectors of matrices with at least this many
     /// rows in blocks of `apply_block` columns whose T come from GEMM Gram matrices
-    /// ([`super::gram`]) (`usize::MAX`: never). Default per shape ([`QrLaunch::new`]).
+    /// (`super::gram`) (`usize::MAX`: never). Default per shape ([`QrLaunch::new`]).
     pub tsqr_panel_rows: Option<usize>,
     /// TSQR knobs of those panels (default on GPUs: 256 rows per block, 32 planes, a last cube
     /// of up to 512 rows; elsewhere TSQR's own defaults).
     pub tsqr_panel_params: Option<TsqrParams>,
     /// Width of the block reflectors that householder_product and apply_q apply to tall
     /// matrices of few matrices (the `tsqr_panel_rows` path), independent of the panel width:
-    /// 1 ≤ width ≤ [`MAX_APPLY_BLOCK`], and a width whose T does not fit one cube
-    /// ([`MAX_T_PART`] columns, or the device's shared memory) must halve into parts that do.
-    /// Default on GPUs [`MAX_APPLY_BLOCK`] for batches of 2 to 15 matrices of at least
-    /// [`WIDE_APPLY_FROM_ROWS`] rows (where parts of [`MAX_T_PART`] fit), else
-    /// [`DEFAULT_APPLY_BLOCK`] for batches of fewer than 16 matrices, else 64
+    /// 1 ≤ width ≤ `MAX_APPLY_BLOCK`, and a width whose T does not fit one cube
+    /// (`MAX_T_PART` columns, or the device's shared memory) must halve into parts that do.
+    /// Default on GPUs `MAX_APPLY_BLOCK` for batches of 2 to 15 matrices of at least
+    /// `WIDE_APPLY_FROM_ROWS` rows (where parts of `MAX_T_PART` fit), else
+    /// `DEFAULT_APPLY_BLOCK` for batches of fewer than 16 matrices, else 64
     /// (H200: householder_product 1×4096² 5.2 ms against 5.9 with 64, 60×1024² 5.2 against 5.9
     /// with 128); elsewhere the panel width. A default too wide for one cube's T is halved
     /// until it fits.
     pub apply_block: Option<usize>,
     /// Blocks of that path whose V, T and U are formed together (one launch per stage for all
-    /// of them). Default: as many as fit [`APPLY_WORKSPACE_BYTES`].
+    /// of them). Default: as many as fit `APPLY_WORKSPACE_BYTES`.
     pub apply_group: Option<usize>,
     /// Panels that fit [`RegPanelConfig`] (at most 128 rows per unit, the register file and
-    /// shared memory) are held in registers ([`super::panel_regs`]): geqrf factors them there
+    /// shared memory) are held in registers (`super::panel_regs`): geqrf factors them there
     /// ahead of TSQR and the shared-memory panel kernel, and householder_product and apply_q
     /// form their T and U there (where they rebuild T per panel). Default: on where cubes have
     /// at least 256 units; `Some(true)` elsewhere is refused.
     pub panel_regs: Option<bool>,
     /// Outer blocks of geqrf: with a width ob (a multiple of the panel width nb, nb < ob ≤
-    /// [`MAX_APPLY_BLOCK`]), each panel updates only the rest of its block of ob columns, and
+    /// `MAX_APPLY_BLOCK`), each panel updates only the rest of its block of ob columns, and
     /// the columns past the block are updated once per block with the block's reflectors (T
-    /// from their Gram matrix, [`super::gram`]): trailing-update GEMMs with K = ob instead of
+    /// from their Gram matrix, `super::gram`): trailing-update GEMMs with K = ob instead of
     /// nb. 0 (or nb): every panel updates all the columns to its right. Default per shape
     /// ([`QrLaunch::new`]: 128 for single matrices of 8192 rows or more on GPUs, else none).
     pub outer_block: Option<usize>,
     /// Split-K for the products with few output tiles and a long K (Vᵀ·C of the updates, the
     /// Gram matrices VᵀV): at most this many matrices (1: single matrices only; 0: never),
-    /// with at most [`MAX_SPLITS`] chunks over the whole batch. Default
-    /// [`DEFAULT_SPLIT_MATRICES`].
+    /// with at most `MAX_SPLITS` chunks over the whole batch. Default
+    /// `DEFAULT_SPLIT_MATRICES`.
     pub split_matrices: Option<usize>,
     /// Fewest rows per K chunk of geqrf's split update products Vᵀ·C (householder_product's
     /// and apply_q's Gram products keep the rule before session 43). Default [`MIN_CHUNK`].
@@ -108,7 +108,7 @@ pub struct QrParams {
     /// of at least [`GRID_FROM_ROWS`] rows where both hold (CUDA), else off.
     pub panel_grid: Option<usize>,
     /// geqrf's look-ahead: each step's trailing update and the next panel in one launch
-    /// ([`super::lookahead`]), the panel's cubes first, then the update's tiles, so the next
+    /// (`super::lookahead`), the panel's cubes first, then the update's tiles, so the next
     /// panel is factored beside the update. Applies to the steps whose next panel takes the
     /// register panel kernel (one cube, or a grid) and lies in the same outer block, with
     /// cubes of at most 512 units whose panels leave half the multiprocessors to the update
@@ -120,12 +120,12 @@ pub struct QrParams {
     /// against 54.8; with panels of at most 33 cubes, H100 56.0 against 55.2; and at
     /// 32 × 512², H200 1.71 against 1.14 (BENCHMARKS.md, session 42).
     pub lookahead: Option<bool>,
-    /// Look-ahead steps update the rest in column strips ([`super::lookahead::STRIP`]
+    /// Look-ahead steps update the rest in column strips (`super::lookahead::STRIP`
     /// columns over all rows), each cube forming its own part of W = Vᵀ·C, so the product
     /// launch before the step covers only the next panel's columns
-    /// ([`super::lookahead::strip_update`]). Default off: not yet measured.
+    /// (`super::lookahead::strip_update`). Default off: not yet measured.
     pub lookahead_strips: Option<bool>,
-    /// How a grid panel's cubes combine an exchange ([`super::panel_regs`]): every unit sums
+    /// How a grid panel's cubes combine an exchange (`super::panel_regs`): every unit sums
     /// its fetched words and stages the sum, and after one cube barrier each unit adds the gy
     /// staged rows of the columns it needs (`true`); or row group 0 stages the words and adds
     /// them in cube order, one more cube barrier, and units read the totals (`false`, the
@@ -135,7 +135,7 @@ pub struct QrParams {
     /// 8.58 / 8.60; BENCHMARKS.md, session 44).
     pub grid_staged_sums: Option<bool>,
     /// geqrf's update products Vᵀ·C of panels of at most 32 columns by the register product
-    /// kernel ([`super::product`]: 3×TF32 `mma.sync` from registers, K split over one cube's
+    /// kernel (`super::product`: 3×TF32 `mma.sync` from registers, K split over one cube's
     /// planes; CUDA, where the views' rows read as 4-vectors) instead of the thin mma GEMM
     /// with split-K partials and a second launch that sums them. `Some(true)` is refused
     /// where the device cannot run it. Default: on where it runs for batches of at most
@@ -303,7 +303,7 @@ impl PanelConfig {
     }
 }
 
-/// Comptime shape of the register product kernel ([`super::product`]): `planes` planes of
+/// Comptime shape of the register product kernel (`super::product`): `planes` planes of
 /// 32 lanes, loads `steps` K steps (of 8 rows) ahead, f32 sums every `flush_steps` steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ProductConfig {
@@ -422,7 +422,7 @@ impl RegPanelConfig {
     /// The grid panel for p rows in cubes of about `rows` rows (factored, U = V·Tᵀ) and its
     /// cube count, where it takes at least two cubes, each cube fits as [`Self::new`] says,
     /// holds the nb pivot rows and fetches and stages one exchange ((cubes + 1)·nb words: at
-    /// most [`GRID_WORDS_PER_UNIT`] per unit; the words, or with `staged_sums` the units'
+    /// most `GRID_WORDS_PER_UNIT` per unit; the words, or with `staged_sums` the units'
     /// sums, gy·nb, in the V staging area), and `batch` launches
     /// of it fit `hw`'s multiprocessors: the cubes of a panel wait for each other, so they
     /// must all run at once ([`Hardware::co_resident`]).
@@ -859,7 +859,7 @@ impl QrLaunch {
     /// The look-ahead step for a next panel of p rows of `batch` matrices, where geqrf takes
     /// one ([`QrParams::lookahead`]): the panel's register panel kernel — a grid panel where
     /// grids apply, else one cube — with its cube count, and the update's tiles for its unit
-    /// count (at most [`super::lookahead::MAX_AHEAD_UNITS`]; both parts in shared memory at
+    /// count (at most `super::lookahead::MAX_AHEAD_UNITS`; both parts in shared memory at
     /// once, the panels' cubes on at most half the multiprocessors, the launch within the
     /// grid's x limit for an update of `cols` columns).
     pub fn lookahead_panel(

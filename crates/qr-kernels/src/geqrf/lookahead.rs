@@ -56,7 +56,7 @@ pub const MAX_AHEAD_UNITS: usize = 512;
 
 /// The GEMM tiles for a launch of `units` units (the panel's): 4 × 4 per unit, 16 units
 /// along columns (32 from 512 units), K windows of 16; `None` below 64 units, off 16 or
-/// above [`MAX_AHEAD_UNITS`].
+/// above `MAX_AHEAD_UNITS`.
 pub fn ahead_tiles(units: usize) -> Option<GemmConfig> {
     if !(64..=MAX_AHEAD_UNITS).contains(&units) || !units.is_multiple_of(16) {
         return None;
@@ -83,11 +83,11 @@ pub(crate) fn strip_bytes(cfg: &RegPanelConfig) -> usize {
 }
 
 /// Panel k + 1 (cube x < pcubes·batch: cube x % pcubes of matrix x / pcubes; arguments as
-/// [`super::panel_regs_kernel`]'s, `h` its view `sh`) after its rows of C −= U·W, and
+/// `super::panel_regs_kernel`'s, `h` its view `sh`) after its rows of C −= U·W, and
 /// C_rest −= U·W_rest (cube x ≥ pcubes·batch: tile t % tiles of matrix t / tiles, t = x −
 /// pcubes·batch, tiles per matrix from `dims`; `sa`: U, `sb`: W_rest, `sc`: C_rest, a view of
 /// `h` disjoint from the panel and the rows above it). With `strips`, tile t is strip t of
-/// [`STRIP`] columns of C_rest (`dims.tiles_n` per matrix, `dims.m` rows, `dims.n` columns),
+/// `STRIP` columns of C_rest (`dims.tiles_n` per matrix, `dims.m` rows, `dims.n` columns),
 /// W_rest formed from V (`v_prev`, laid out as U) and not read.
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]

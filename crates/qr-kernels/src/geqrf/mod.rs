@@ -9,25 +9,25 @@
 //! TSQR panel gives τ = 2 there), so rank-deficient and zero columns give no NaN.
 //!
 //! Algorithm, per panel of nb columns (one launch for the whole batch each step): the panel
-//! kernel ([`panel`]) factors the p × nb panel in one cube per matrix (staged in shared memory
-//! when it fits; in registers with [`panel_regs`] where that fits: on GPUs, up to 128 rows
+//! kernel (`panel`) factors the p × nb panel in one cube per matrix (staged in shared memory
+//! when it fits; in registers with `panel_regs` where that fits: on GPUs, up to 128 rows
 //! per unit) and forms the compact-WY factor T with V and U = V·Tᵀ. With
 //! `QrParams::panel_grid` (CUDA, opt-in) a panel too tall for one cube's registers is held
 //! in the registers of several cubes that run at once and exchange each column's sums
-//! through global memory ([`panel_regs`]'s grid panels). Other tall panels of few
+//! through global memory (`panel_regs`'s grid panels). Other tall panels of few
 //! matrices (`QrParams::tsqr_panel_rows`) instead go through TSQR, many cubes per panel, and
-//! Householder reconstruction ([`recon`]; τ = 2 rather than 0 for a column already zero below
+//! Householder reconstruction (`recon`; τ = 2 rather than 0 for a column already zero below
 //! the diagonal, the one difference from LAPACK's reflectors). The trailing columns are then
-//! updated as A₂ −= U·(Vᵀ·A₂), two GEMMs ([`update`]); with outer blocks
+//! updated as A₂ −= U·(Vᵀ·A₂), two GEMMs (`update`); with outer blocks
 //! (`QrParams::outer_block`) only the rest of the panel's outer block is, and the columns past
-//! it are updated once per outer block with its reflectors (V, T and U formed as in [`gram`]).
+//! it are updated once per outer block with its reflectors (V, T and U formed as in `gram`).
 //! With look-ahead (`QrParams::lookahead`) a step's U·W and the next panel's factorization
-//! share one launch ([`lookahead`]), the panel beside the update.
+//! share one launch (`lookahead`), the panel beside the update.
 //! householder_product applies the block
 //! reflectors to the identity last to first; apply_q applies them to C in the order the side
 //! and transpose call for. For tall matrices of few matrices both take blocks wider than the
 //! panels (`QrParams::apply_block`) whose T come from GEMM Gram matrices, formed for a group
-//! of blocks at once ([`gram`]).
+//! of blocks at once (`gram`).
 //!
 //! Errors: shapes and buffers are checked before any launch ([`QrError`]); NaN or infinite
 //! input is flagged per matrix on the device and becomes [`QrError::NonFinite`] on read.

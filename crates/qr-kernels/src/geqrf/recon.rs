@@ -41,8 +41,8 @@ pub struct ReconConfig {
     pub rows: usize,
     /// Unroll the per-unit element loops and the inner products (GPU).
     pub unroll: bool,
-    /// The top block by [`recon_top_rows_kernel`] (a unit per row, [`Self::top_units`]
-    /// units) instead of [`recon_top_kernel`] (a unit per element, `units` units).
+    /// The top block by `recon_top_rows_kernel` (a unit per row, [`Self::top_units`]
+    /// units) instead of `recon_top_kernel` (a unit per element, `units` units).
     pub top_rows: bool,
 }
 
@@ -53,7 +53,7 @@ impl ReconConfig {
         let top = 3 * nn + if self.top_rows { 5 } else { 2 } * self.nb;
         4 * top.max(2 * nn + self.rows * self.nb)
     }
-    /// Units of [`recon_top_rows_kernel`]: the largest divisor of nb that a cube holds (nb on
+    /// Units of `recon_top_rows_kernel`: the largest divisor of nb that a cube holds (nb on
     /// GPUs: a unit per row).
     pub fn top_units(&self) -> usize {
         (1..=self.nb.min(self.units))
@@ -298,13 +298,13 @@ fn store_top<F: Float>(
     }
 }
 
-/// [`recon_top_kernel`] with a unit per row (`cfg.top_rows`; a cube of
+/// `recon_top_kernel` with a unit per row (`cfg.top_rows`; a cube of
 /// [`ReconConfig::top_units`] units, each with the rows unit + t·units): a unit holds its rows
 /// of Q₁ − S in registers through the LU, the pivot row reaches the others through shared
 /// memory (two slots, one barrier per column), and each unit keeps its multipliers (V₁) and
 /// its rows of U. Then the unit of row c forms column c of U⁻¹ (back substitution) and of Tᵀ
 /// (forward substitution) from U and V₁ in shared memory, with no barrier between steps. The
-/// same operations in the same order as [`recon_top_kernel`]; the same outputs.
+/// same operations in the same order as `recon_top_kernel`; the same outputs.
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
 pub fn recon_top_rows_kernel<F: Float>(

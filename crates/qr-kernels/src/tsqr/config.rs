@@ -101,7 +101,7 @@ impl TsqrLaunch {
     pub fn rows_per_block(&self) -> usize {
         self.block.rows
     }
-    /// The tree's levels for an m × n input ([`super::tree::levels_with_top`]).
+    /// The tree's levels for an m × n input (`super::tree::levels_with_top`).
     pub fn levels(&self, m: usize, n: usize) -> Vec<super::tree::Level> {
         super::tree::levels_with_top(m, n, self.block.rows, self.top_rows)
     }

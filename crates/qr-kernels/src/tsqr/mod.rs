@@ -5,8 +5,8 @@
 //! R `[batch, n, n]` (upper-triangular; the strictly lower triangle is exactly zero; the
 //! diagonal follows LAPACK's sign convention and may be negative).
 //!
-//! Stages, one file each: [`block`] (per-block Householder QR in shared memory and registers),
-//! [`tree`] (reduction of the stacked R factors), [`q`] (Q built top-down). Launches:
+//! Stages, one file each: `block` (per-block Householder QR in shared memory and registers),
+//! `tree` (reduction of the stacked R factors), `q` (Q built top-down). Launches:
 //! one per tree level for R, and as many again for Q; no host synchronisation.
 //!
 //! Zero and dependent columns: a column whose part below the diagonal is exactly zero gets the
