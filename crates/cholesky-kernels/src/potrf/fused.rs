@@ -209,18 +209,15 @@ fn mma_syrk_tile<F: Float>(
     let (r0, c0, g, t) = mma_place(at);
     let mut acc = Sequence::<Array<Acc>>::new();
     mma_syrk_acc(a, m, sa, at, r0, c0, g, t, &mut acc);
-    // Tile n's accumulator h holds C(r0 + g + 8h, c0 + 8n + 2t + c), c < 2. All 16 old
-    // values are loaded before the first store: a load after a store to the same buffer at
-    // runtime strides waits for it, so `w[·] -= x` element by element made 16 round trips to
-    // memory (local SASS). (C's loads issued before the products took the kernel from 128
-    // registers to 178.)
+    // All 16 old values are loaded before the first store: a load after a store to the same
+    // buffer at runtime strides waits for it, so `w[·] -= x` element by element made 16 round
+    // trips to memory (local SASS). (C's loads issued before the products took the kernel
+    // from 128 registers to 178.)
     let c_base = sc.offset + at.bidx * sc.bs;
     let mut old = Array::<F>::new(16usize);
     #[unroll]
     for e in 0..16usize {
-        let (n, h, c) = comptime!((e / 4, (e / 2) % 2, e % 2));
-        let i = r0 + g + comptime!(8 * h);
-        let j = c0 + comptime!(8 * n + c) + 2 * t;
+        let (i, j) = mma_elem(r0, c0, g, t, e);
         let mut v = F::new(0.0);
         if i < m && j <= i {
             v = w[c_base + i * sc.rs + j * sc.cs];
@@ -229,14 +226,32 @@ fn mma_syrk_tile<F: Float>(
     }
     #[unroll]
     for e in 0..16usize {
-        let (n, h, c) = comptime!((e / 4, (e / 2) % 2, e % 2));
-        let i = r0 + g + comptime!(8 * h);
-        let j = c0 + comptime!(8 * n + c) + 2 * t;
-        let x = acc.index(n)[h];
+        let (i, j) = mma_elem(r0, c0, g, t, e);
         if i < m && j <= i {
-            w[c_base + i * sc.rs + j * sc.cs] = old[e] - F::cast_from(x.extract(c));
+            w[c_base + i * sc.rs + j * sc.cs] = old[e] - F::cast_from(mma_value(&acc, e));
         }
     }
+}
+
+/// Where element e < 16 of a lane's accumulators (`mma_acc`'s layout: tile n = e / 4, vector
+/// h = e / 2 mod 2, entry c = e mod 2) lies: C(r0 + g + 8h, c0 + 8n + 2t + c).
+#[cube]
+pub(crate) fn mma_elem(
+    r0: usize,
+    c0: usize,
+    g: usize,
+    t: usize,
+    #[comptime] e: usize,
+) -> (usize, usize) {
+    let (n, h, c) = comptime!((e / 4, (e / 2) % 2, e % 2));
+    (r0 + g + comptime!(8 * h), c0 + comptime!(8 * n + c) + 2 * t)
+}
+
+/// Element e < 16 of a lane's accumulators (at [`mma_elem`]'s place).
+#[cube]
+pub(crate) fn mma_value(acc: &Sequence<Array<Acc>>, #[comptime] e: usize) -> f32 {
+    let (n, h, c) = comptime!((e / 4, (e / 2) % 2, e % 2));
+    acc.index(n)[h].extract(c)
 }
 
 /// [`mma_syrk_tile`] for the first cube, whose tile is the leading nb × nb block (nb = 64):
@@ -263,28 +278,19 @@ fn mma_stage_block<F: Float>(
     let ld = comptime!(lcfg.nb + 1);
     let c_base = sc.offset + at.bidx * sc.bs;
     #[unroll]
-    for n in 0..4usize {
-        let d = acc.index(n);
-        #[unroll]
-        for h in 0..2usize {
-            let i = r0 + g + comptime!(8 * h);
-            let x = d[h];
-            #[unroll]
-            for c in 0..2usize {
-                let j = c0 + comptime!(8 * n + c) + 2 * t;
-                let mut v = F::new(0.0);
-                if i < nt {
-                    if j < i || (j == i && !comptime!(stage.unit_diag)) {
-                        v = w[c_base + i * sc.rs + j * sc.cs] - F::cast_from(x.extract(c));
-                    } else if j == i {
-                        v = F::new(1.0);
-                    }
-                } else if j == i {
-                    v = F::new(1.0);
-                }
-                blk[i * ld + j] = v;
+    for e in 0..16usize {
+        let (i, j) = mma_elem(r0, c0, g, t, e);
+        let mut v = F::new(0.0);
+        if i < nt {
+            if j < i || (j == i && !comptime!(stage.unit_diag)) {
+                v = w[c_base + i * sc.rs + j * sc.cs] - F::cast_from(mma_value(&acc, e));
+            } else if j == i {
+                v = F::new(1.0);
             }
+        } else if j == i {
+            v = F::new(1.0);
         }
+        blk[i * ld + j] = v;
     }
     sync_cube();
 }

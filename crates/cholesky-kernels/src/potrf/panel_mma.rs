@@ -11,7 +11,7 @@
 //! read-only one the compiler may move the loads past the barrier (read-only memory counts as
 //! constant for the whole kernel; the local SASS had the barrier before every load). A21's
 //! rows past its last read as zeros and are not stored.
-use super::fused::{Acc, mma_acc};
+use super::fused::{Acc, mma_acc, mma_elem, mma_value};
 use crate::Ctx;
 use cubecl::prelude::*;
 use linalg_common::gemm::{Operand, Strides, batch_grid};
@@ -63,14 +63,11 @@ pub fn panel_mma_kernel<F: Float>(
     );
     // Every plane has read its rows of A21 before any overwrites them.
     sync_cube();
-    // Tile n's accumulator h holds L21(r0 + g + 8h, c0 + 8n + 2t + c), c < 2.
     #[unroll]
     for e in 0..16usize {
-        let (n, h, c) = comptime!((e / 4, (e / 2) % 2, e % 2));
-        let i = r0 + g + comptime!(8 * h);
-        let j = c0 + comptime!(8 * n + c) + 2 * t;
+        let (i, j) = mma_elem(r0, c0, g, t, e);
         if i < rows {
-            w[base + i * sa.rs + j * sa.cs] = F::cast_from(acc.index(n)[h].extract(c));
+            w[base + i * sa.rs + j * sa.cs] = F::cast_from(mma_value(&acc, e));
         }
     }
 }
@@ -86,18 +83,17 @@ pub(crate) fn launch_panel_mma(ctx: &Ctx, a21: Operand, x: Operand) -> bool {
         && av.rows > 0
         && (xv.rows, xv.cols) == (NB, NB)
         && av.rows_of_4(a21.handle.offset_start.unwrap_or(0), ctx.batch)
-        && xv.rows_of_4(x.handle.offset_start.unwrap_or(0), ctx.batch)
-        && ctx.launch.fits(av.rows, NB, ctx.batch);
+        && xv.rows_of_4(x.handle.offset_start.unwrap_or(0), ctx.batch);
     if !fits {
         return false;
     }
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
-    // SAFETY: 8 planes of 32 lanes (`panel_mma` is refused where planes are not 32 wide or
-    // `mma.sync` is missing); every load is a 4-vector of a row below `rows` of A21 or of X's
-    // 64 rows, K < 64 (checked above: both views' rows are contiguous on 16 bytes, 64
-    // columns); stores go to A21's elements (i < rows, j < 64) of the cube's own 64 rows, after
-    // the barrier that follows the cube's last load of them; cubes past the batch leave before
-    // it.
+    // SAFETY: the grid fits (potrf checked its order's grids before any launch); 8 planes of
+    // 32 lanes (`panel_mma` is refused where planes are not 32 wide or `mma.sync` is
+    // missing); every load is a 4-vector of a row below `rows` of A21 or of X's 64 rows,
+    // K < 64 (checked above: both views' rows are contiguous on 16 bytes, 64 columns); stores
+    // go to A21's elements (i < rows, j < 64) of the cube's own 64 rows, after the barrier
+    // that follows the cube's last load of them; cubes past the batch leave before it.
     unsafe {
         panel_mma_kernel::launch_unchecked::<f32>(
             ctx.client,
