@@ -77,11 +77,8 @@ pub fn syrk_leaf_kernel<F: Float>(
     let mut blk = Shared::<[F]>::new_slice(comptime!(lcfg.nb * (lcfg.nb + 1)));
     // With `panel`: the inverse for the next step's panel, and this matrix's flag for it. The
     // cubes of the next leaf's column (uniform per cube) stage their tile in `blk`.
-    let mut xs = Shared::<[F]>::new_slice(comptime!(if panel {
-        lcfg.nb * (lcfg.nb + 1)
-    } else {
-        1
-    }));
+    let mut xs =
+        Shared::<[F]>::new_slice(comptime!(if panel { lcfg.nb * (lcfg.nb + 1) } else { 1 }));
     if comptime!(mma) {
         // Uniform per cube: the update cubes take the tensor-core tile and leave (those of the
         // next leaf's column after solving their part of its panel).
@@ -92,7 +89,18 @@ pub fn syrk_leaf_kernel<F: Float>(
                 if to_panel {
                     let flag = at.bidx * slots + slot;
                     panel_tail(
-                        w, inv, ready, &blk, &mut xs, &dims, &sc, &si, &at, flag, gcfg, lcfg.nb,
+                        w,
+                        inv,
+                        ready,
+                        &blk,
+                        &mut xs,
+                        &dims,
+                        &sc,
+                        &si,
+                        &at,
+                        flag,
+                        gcfg,
+                        lcfg.nb,
                         storage_sync,
                     );
                 }
@@ -172,10 +180,23 @@ pub fn syrk_leaf_kernel<F: Float>(
             );
         } else if comptime!(panel) && CUBE_POS_X != 0 && at.col0 == 0 {
             // Uniform per cube: the next leaf's column solves its part of the panel.
-            stage_tile::<F>(&acc, &old, &mut blk, dims.m, at.row0, uy, ux, gcfg, lcfg.nb, op);
+            stage_tile::<F>(
+                &acc, &old, &mut blk, dims.m, at.row0, uy, ux, gcfg, lcfg.nb, op,
+            );
             let flag = at.bidx * slots + slot;
             panel_tail(
-                w, inv, ready, &blk, &mut xs, &dims, &sc, &si, &at, flag, gcfg, lcfg.nb,
+                w,
+                inv,
+                ready,
+                &blk,
+                &mut xs,
+                &dims,
+                &sc,
+                &si,
+                &at,
+                flag,
+                gcfg,
+                lcfg.nb,
                 storage_sync,
             );
         } else {

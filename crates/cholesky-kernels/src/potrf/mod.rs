@@ -183,7 +183,10 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
     let inv = BlockInverses::new(ctx, n);
     // A flag per step for fused steps that solve the next step's panel.
     let slots = n.div_ceil(ctx.launch.leaf.nb);
-    let ready = ctx.launch.fused_panel.then(|| ctx.zeroed_u32(batch * slots));
+    let ready = ctx
+        .launch
+        .fused_panel
+        .then(|| ctx.zeroed_u32(batch * slots));
     let steps = Steps {
         inv: &inv,
         info: &info,
@@ -305,8 +308,8 @@ fn potrf_rec(
     potrf_rec(ctx, a11, d0, st, leaf_done, false, 0);
     // The panel: solved by the fused launch before this level (a step of one leaf), else on
     // tensor cores (`CholeskyParams::panel_mma`) or by the TRSM.
-    let solved = panel_done
-        || (n1 == nb && panel_mma::launch_panel_mma(ctx, a21, inv.block(d0 / nb, nb)));
+    let solved =
+        panel_done || (n1 == nb && panel_mma::launch_panel_mma(ctx, a21, inv.block(d0 / nb, nb)));
     if !solved {
         trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     }
