@@ -110,13 +110,11 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early] [mma [leaf]] [panel]`: Cholesky's fused SYRK + diagonal
-    // block (`potrf/fused.rs`) at the H200's defaults (leaf 64, 256 units; staged, C loaded
-    // after the product) for an update of M rows (default 4032, potrf 4096's first step);
-    // `global`: the block through global memory; `early`: staged with C loaded with the
-    // product's first loads; `mma`: the update cubes on tensor cores
-    // (`CholeskyParams::fused_mma`); `leaf`: the block's cube too; `panel`: the next step's
-    // panel solved in the launch (`CholeskyParams::fused_panel`).
+    // `fused [M] [global|early] [mma [leaf]]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
+    // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
+    // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
+    // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too.
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         let global = args.iter().any(|a| a == "global");
@@ -138,7 +136,6 @@ fn main() {
             arg(),
             arg(),
             arg(),
-            arg(),
             MatArgsLaunch::new(4, 4, 4, 1, 1, 4, 1, 0, 0),
             v.launch_arg(),
             v.launch_arg(),
@@ -146,8 +143,6 @@ fn main() {
             v.launch_arg(),
             v.launch_arg(),
             4,
-            0,
-            1,
             0,
             gcfg,
             lcfg,
@@ -162,7 +157,6 @@ fn main() {
             true,
             mma,
             mma && args.iter().any(|a| a == "leaf"),
-            args.iter().any(|a| a == "panel"),
         ));
         return;
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 49, call A (pack first: `TESTS="cholesky" BENCH=1 bash scripts/gpu-pack.sh`, carry
+# Session 49, call A (ran on 81c1051, the fused panel; `rejected-fused-panel.diff` applies it on bff3d6a). Pack first: `TESTS="cholesky" BENCH=1 bash scripts/gpu-pack.sh`, carry
 # [".gpu"], ~450 s): `bash benchmarks/2026-12-06-session49/a.sh`
 # 1. `fused_syrk_leaf`: the fused panel (`fused_panel`: the next step's panel solved in the
 #    fused launch) and session 48's `panel_mma`, both on a GPU for the first time.

@@ -84,14 +84,12 @@ pub struct Bench<'a> {
     pub chol_fused_mma_rows: Option<usize>,
     /// `--potrf-panel-mma on|off`.
     pub chol_panel_mma: Option<bool>,
-    /// `--potrf-fused-panel on|off`.
-    pub chol_fused_panel: Option<bool>,
 }
 
 impl Bench<'_> {
     /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
-    /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma`, `--potrf-fused-mma-rows`,
-    /// `--potrf-panel-mma` and `--potrf-fused-panel`.
+    /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma`, `--potrf-fused-mma-rows` and
+    /// `--potrf-panel-mma`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
@@ -101,7 +99,6 @@ impl Bench<'_> {
             fused_mma_leaf: self.chol_fused_mma_leaf,
             fused_mma_rows: self.chol_fused_mma_rows,
             panel_mma: self.chol_panel_mma,
-            fused_panel: self.chol_fused_panel,
             ..CholeskyParams::default()
         }
     }

@@ -65,7 +65,6 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default: on where the device runs it, in right-looking regions of order >= 4096)
       [--potrf-fused-mma-rows N] (the tensor-core update only in fused steps whose update has at least N rows; default 0)
       [--potrf-panel-mma on|off] (the right-looking steps' panel solve by 3xTF32 mma.sync from registers, or the TRSM GEMM; default off)
-      [--potrf-fused-panel on|off] (each fused step also solves the next step's panel, its cubes of that column waiting for the block's inverse; default off)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
       [--sweep] [--sweep-rows 128,256,512] [--sweep-planes 2,4,8,16,32]   (TSQR knob sweep, printed only)";
@@ -416,7 +415,6 @@ fn main() {
                 chol_fused_mma_leaf: None,
                 chol_fused_mma_rows: None,
                 chol_panel_mma: None,
-                chol_fused_panel: None,
             });
             return;
         }
@@ -559,7 +557,6 @@ fn main() {
         chol_fused_mma_leaf: args.get("potrf-fused-mma").map(|v| v == "leaf"),
         chol_fused_mma_rows: number(&args, "potrf-fused-mma-rows"),
         chol_panel_mma: on_off(&args, "potrf-panel-mma"),
-        chol_fused_panel: on_off(&args, "potrf-fused-panel"),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
     records.extend(qr::qr_benches(&ctx, args.flag("quick")));

@@ -190,15 +190,6 @@ pub struct CholeskyParams {
     /// Default off: not yet measured (session 48's ncu of potrf 4096: the 63 TRSM GEMMs take
     /// 336 µs, 5.3 µs each, even with one or two cubes).
     pub panel_mma: Option<bool>,
-    /// Each fused step also solves the next step's panel (`potrf/fused.rs`): the cubes whose
-    /// update tile lies in the next leaf's column stage it in shared memory, wait for the
-    /// diagonal block's cube to publish its inverse X (a flag per step, set behind a storage
-    /// barrier; earlier grid positions start first) and store tile·Xᵀ instead, so
-    /// [`crate::potrf`]'s next step launches no panel solve. Staged steps without
-    /// `fused_mma_leaf`, steps of one leaf. `Some(true)` is refused where a cube may not wait
-    /// for another ([`linalg_common::launch::Hardware::cube_handoff`]). Default off: not yet
-    /// measured.
-    pub fused_panel: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
@@ -750,8 +741,6 @@ pub struct CholeskyLaunch {
     pub fused_mma_rows: usize,
     /// [`CholeskyParams::panel_mma`].
     pub panel_mma: bool,
-    /// [`CholeskyParams::fused_panel`].
-    pub fused_panel: bool,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -884,10 +873,6 @@ impl CholeskyLaunch {
         if panel_mma && !mma_fits {
             return None;
         }
-        let fused_panel = params.fused_panel == Some(true);
-        if fused_panel && !hw.cube_handoff {
-            return None;
-        }
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
             trsv_chain,
             inv_block,
@@ -902,7 +887,6 @@ impl CholeskyLaunch {
             fused_mma_leaf,
             fused_mma_rows: params.fused_mma_rows.unwrap_or(0),
             panel_mma,
-            fused_panel,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),

@@ -118,8 +118,7 @@ pub fn sizes_straddle_thresholds(client: &Client) {
 /// matrices), else with a vector-tile GEMM of the leaf's order and the blocked kernel's unit
 /// count (the CPU runtime). Asserts the path is taken, then checks factors (sizes around the leaf
 /// multiples, a batch of mixed κ, the unread triangle poisoned), a failing pivot inside a
-/// fused block and after it, and the same matrices unfused; also with the next step's panel
-/// solved in the fused launch (`fused_panel`).
+/// fused block and after it, and the same matrices unfused.
 pub fn fused_syrk_leaf(client: &Client) {
     let hw = Hardware::of(client);
     let forced = |p: CholeskyParams| CholeskyParams {
@@ -217,24 +216,6 @@ pub fn fused_syrk_leaf(client: &Client) {
         ..fused
     };
     assert!(launch.fused_staged() && !launch.fused_c_first);
-    // The next step's panel solved in the fused launch (staged steps; where it is refused,
-    // the runtime cannot hand over between cubes), and asked for where it stands down (steps
-    // not staged: the TRSM solves the panels).
-    let panel = CholeskyParams {
-        fused_panel: Some(true),
-        ..fused
-    };
-    let panel_not_staged = CholeskyParams {
-        fused_staged: Some(false),
-        ..panel
-    };
-    let panel_runs = match CholeskyLaunch::new(&hw, &panel) {
-        Some(l) => l.fused_panel && !launch.fused_panel,
-        None => {
-            assert!(!hw.cube_handoff, "{hw:?}: fused_panel refused");
-            false
-        }
-    };
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
     // default's) runs once.
     let mut seen = Vec::new();
@@ -247,11 +228,8 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
-        ("fused panel", panel),
-        ("fused panel, not staged", panel_not_staged),
     ]
     .into_iter()
-    .filter(|(what, _)| panel_runs || !what.starts_with("fused panel"))
     .filter(|(_, p)| {
         let l = CholeskyLaunch::new(&hw, p).expect("launch");
         let new = !seen.contains(&l);
@@ -277,11 +255,8 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
-        ("fused panel", panel),
     ] {
-        if panel_runs || what != "fused panel" {
-            failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
-        }
+        failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
     }
     fused_mma(client, fused);
 }
@@ -390,23 +365,11 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         CholeskyLaunch::new(&hw, &leaf_alone).is_none(),
         "leaf without fused_mma"
     );
-    // The next step's panel in the fused launch, with the tensor-core update tiles (and
-    // asked for with the tensor-core leaf, where it stands down).
-    let fused_panel = CholeskyParams {
-        fused_panel: Some(true),
-        ..mma
-    };
-    let fused_panel_leaf = CholeskyParams {
-        fused_panel: Some(true),
-        ..mma_leaf
-    };
     for (what, p) in [
         ("mma update", mma),
         ("mma update and leaf", mma_leaf),
         ("mma panel", panel),
         ("mma update and panel", mma_panel),
-        ("mma update, fused panel", fused_panel),
-        ("mma update and leaf, fused panel", fused_panel_leaf),
     ] {
         for n in [128usize, 198, 260, 320] {
             for upper in [false, true] {

@@ -50,7 +50,6 @@ pub fn syrk_leaf_kernel<F: Float>(
     inv: &mut [F],
     info: &mut [u32],
     flags: &mut [u32],
-    ready: &[Atomic<u32>],
     dims: MatArgs,
     sa: Strides,
     sb: Strides,
@@ -59,8 +58,6 @@ pub fn syrk_leaf_kernel<F: Float>(
     si: Strides,
     nt: usize,
     d0: usize,
-    slots: usize,
-    slot: usize,
     #[comptime] gcfg: GemmConfig,
     #[comptime] lcfg: BlockedLeafConfig,
     #[comptime] op: GemmOp,
@@ -71,43 +68,16 @@ pub fn syrk_leaf_kernel<F: Float>(
     #[comptime] storage_sync: bool,
     #[comptime] mma: bool,
     #[comptime] mma_leaf: bool,
-    #[comptime] panel: bool,
 ) {
     let at = tile_at(&dims, gcfg.tile_m(), gcfg.tile_n(), op);
-    let mut blk = Shared::<[F]>::new_slice(comptime!(lcfg.nb * (lcfg.nb + 1)));
-    // With `panel`: the inverse for the next step's panel, and this matrix's flag for it. The
-    // cubes of the next leaf's column (uniform per cube) stage their tile in `blk`.
-    let mut xs =
-        Shared::<[F]>::new_slice(comptime!(if panel { lcfg.nb * (lcfg.nb + 1) } else { 1 }));
     if comptime!(mma) {
-        // Uniform per cube: the update cubes take the tensor-core tile and leave (those of the
-        // next leaf's column after solving their part of its panel).
+        // Uniform per cube: the update cubes take the tensor-core tile and leave.
         if CUBE_POS_X != 0 {
-            let to_panel = comptime!(panel) && at.col0 == 0;
-            mma_syrk_tile(a, w, &mut blk, &dims, &sa, &sc, &at, to_panel, lcfg.nb);
-            if comptime!(panel) {
-                if to_panel {
-                    let flag = at.bidx * slots + slot;
-                    panel_tail(
-                        w,
-                        inv,
-                        ready,
-                        &blk,
-                        &mut xs,
-                        &dims,
-                        &sc,
-                        &si,
-                        &at,
-                        flag,
-                        gcfg,
-                        lcfg.nb,
-                        storage_sync,
-                    );
-                }
-            }
+            mma_syrk_tile(a, w, &dims, &sa, &sc, &at);
             terminate!();
         }
     }
+    let mut blk = Shared::<[F]>::new_slice(comptime!(lcfg.nb * (lcfg.nb + 1)));
     if comptime!(staged) {
         // Uniform per cube: the leaf's cube whose matrix has not failed yet.
         let mut leaf = CUBE_POS_X == 0;
@@ -178,41 +148,10 @@ pub fn syrk_leaf_kernel<F: Float>(
                 stage,
                 BlockFrom::Staged,
             );
-        } else if comptime!(panel) && CUBE_POS_X != 0 && at.col0 == 0 {
-            // Uniform per cube: the next leaf's column solves its part of the panel.
-            stage_tile::<F>(
-                &acc, &old, &mut blk, dims.m, at.row0, uy, ux, gcfg, lcfg.nb, op,
-            );
-            let flag = at.bidx * slots + slot;
-            panel_tail(
-                w,
-                inv,
-                ready,
-                &blk,
-                &mut xs,
-                &dims,
-                &sc,
-                &si,
-                &at,
-                flag,
-                gcfg,
-                lcfg.nb,
-                storage_sync,
-            );
         } else {
             put_tile(
                 w, c_base, &sc, &dims, &acc, &old, at.row0, at.col0, uy, ux, gcfg, op,
             );
-        }
-        // Uniform per cube: the block's cube publishes its inverse (on every path, a failed
-        // matrix's too, so that no wait hangs).
-        if comptime!(panel) {
-            if CUBE_POS_X == 0 {
-                publish_barrier(storage_sync);
-                if UNIT_POS == 0 {
-                    ready[at.bidx * slots + slot].store(1u32);
-                }
-            }
         }
     } else {
         gemm_vec_tile(a, a, w, &dims, &sa, &sb, &sc, &at, gcfg, op, layout, false);
@@ -257,21 +196,14 @@ pub fn syrk_leaf_kernel<F: Float>(
 /// X[e] as K slot t and Y[e] as slot t + 4 — for A's fragments (rows g, g + 8 of its tile)
 /// and B's (Bᵀ's rows g of its four tiles) alike, so every K index meets itself once. Rows
 /// past C's read as zeros; A's rows must be contiguous on 16 bytes (checked by the launcher).
-///
-/// With `to_tile` (uniform per cube) the tile's rows go to `tile` instead (row i − row0 at
-/// stride nb + 1, zeros past C's rows) for [`panel_tail`].
 #[cube]
-#[allow(clippy::too_many_arguments)]
 fn mma_syrk_tile<F: Float>(
     a: &[F],
     w: &mut [F],
-    tile: &mut Shared<[F]>,
     dims: &MatArgs,
     sa: &Strides,
     sc: &Strides,
     at: &TileAt,
-    to_tile: bool,
-    #[comptime] nb: usize,
 ) {
     let m = dims.m;
     let (r0, c0, g, t) = mma_place(at);
@@ -292,153 +224,11 @@ fn mma_syrk_tile<F: Float>(
         }
         old[e] = v;
     }
-    if to_tile {
-        #[unroll]
-        for e in 0..16usize {
-            let (i, j) = mma_elem(r0, c0, g, t, e);
-            let v = old[e] - F::cast_from(mma_value(&acc, e));
-            tile[(i - at.row0) * comptime!(nb + 1) + j - at.col0] = select(i < m, v, F::new(0.0));
-        }
-    } else {
-        #[unroll]
-        for e in 0..16usize {
-            let (i, j) = mma_elem(r0, c0, g, t, e);
-            if i < m && j <= i {
-                w[c_base + i * sc.rs + j * sc.cs] = old[e] - F::cast_from(mma_value(&acc, e));
-            }
-        }
-    }
-}
-
-/// The next step's panel part of a cube whose update tile (rows row0 ≥ nb, staged in `tile`
-/// at stride nb + 1, zeros past C's rows) lies in the next leaf's column: once `ready[flag]`
-/// says the block's cube has stored the block's inverse X (view `si`, nb × nb, zeros above
-/// its diagonal), the tile's rows of C become tile·Xᵀ (L21 = A21·L11⁻ᵀ, the TRSM's product),
-/// each unit forming its results of the GEMM's layout (`gcfg`) from X staged in `xs`.
-#[cube]
-#[allow(clippy::too_many_arguments)]
-fn panel_tail<F: Float>(
-    w: &mut [F],
-    inv: &mut [F],
-    ready: &[Atomic<u32>],
-    tile: &Shared<[F]>,
-    xs: &mut Shared<[F]>,
-    dims: &MatArgs,
-    sc: &Strides,
-    si: &Strides,
-    at: &TileAt,
-    flag: usize,
-    #[comptime] gcfg: GemmConfig,
-    #[comptime] nb: usize,
-    #[comptime] storage_sync: bool,
-) {
-    let unit = UNIT_POS as usize;
-    let units = comptime!(gcfg.units());
-    let ld = comptime!(nb + 1);
-    if unit == 0 {
-        loop {
-            if ready[flag].load() != 0 {
-                break;
-            }
-        }
-    }
-    // Acquire X (and every unit's staged rows of the tile).
-    publish_barrier(storage_sync);
-    let xb = si.offset + at.bidx * si.bs;
-    #[unroll(gcfg.unroll)]
-    for q in 0..comptime!((nb * nb).div_ceil(units)) {
-        let idx = unit + q * units;
-        if idx < comptime!(nb * nb) {
-            let (j, k) = (idx / nb, idx % nb);
-            xs[j * ld + k] = inv[xb + j * si.rs + k * si.cs];
-        }
-    }
-    sync_cube();
-    let (tm, tn, uy_n, ux_n) = comptime!((gcfg.tm, gcfg.tn, gcfg.units_y, gcfg.units_x));
-    let vector = comptime!(gcfg.vector);
-    let (uy, ux) = (unit / ux_n, unit % ux_n);
-    let mut acc = Array::<F>::new(comptime!(gcfg.tm * gcfg.tn));
-    #[unroll(gcfg.unroll)]
-    for e in 0..comptime!(gcfg.tm * gcfg.tn) {
-        acc[e] = F::new(0.0);
-    }
-    let mut tv = Array::<F>::new(tm);
-    let mut xv = Array::<F>::new(tn);
-    for k in 0..nb {
-        #[unroll(gcfg.unroll)]
-        for r in 0..tm {
-            tv[r] = tile[result_index(0usize, uy, r, uy_n, vector) * ld + k];
-        }
-        #[unroll(gcfg.unroll)]
-        for s in 0..tn {
-            xv[s] = xs[result_index(0usize, ux, s, ux_n, vector) * ld + k];
-        }
-        #[unroll(gcfg.unroll)]
-        for r in 0..tm {
-            #[unroll(gcfg.unroll)]
-            for s in 0..tn {
-                acc[r * tn + s] += tv[r] * xv[s];
-            }
-        }
-    }
-    let c_base = sc.offset + at.bidx * sc.bs;
-    #[unroll(gcfg.unroll)]
-    for r in 0..tm {
-        let i = result_index(at.row0, uy, r, uy_n, vector);
-        if i < dims.m {
-            #[unroll(gcfg.unroll)]
-            for s in 0..tn {
-                let j = result_index(0usize, ux, s, ux_n, vector);
-                w[c_base + i * sc.rs + j * sc.cs] = acc[r * tn + s];
-            }
-        }
-    }
-}
-
-/// A storage barrier where the runtime has one (the flag's release and acquire), else a
-/// cube barrier (the CPU runtime runs a matrix's cubes in grid order and needs no fence).
-#[cube]
-fn publish_barrier(#[comptime] storage_sync: bool) {
-    if comptime!(storage_sync) {
-        sync_storage();
-    } else {
-        sync_cube();
-    }
-}
-
-/// A staged step's update tile in the next leaf's column (`op` applied to `acc` and the old
-/// values `old`) into `tile` for [`panel_tail`]: row i − row0 at stride nb + 1, zeros past
-/// C's `m` rows.
-#[cube]
-#[allow(clippy::too_many_arguments)]
-fn stage_tile<F: Float>(
-    acc: &Array<F>,
-    old: &Array<F>,
-    tile: &mut Shared<[F]>,
-    m: usize,
-    row0: usize,
-    uy: usize,
-    ux: usize,
-    #[comptime] gcfg: GemmConfig,
-    #[comptime] nb: usize,
-    #[comptime] op: GemmOp,
-) {
-    let (tm, tn, uy_n, ux_n) = comptime!((gcfg.tm, gcfg.tn, gcfg.units_y, gcfg.units_x));
-    let vector = comptime!(gcfg.vector);
-    #[unroll(gcfg.unroll)]
-    for r in 0..tm {
-        let i = result_index(0usize, uy, r, uy_n, vector);
-        #[unroll(gcfg.unroll)]
-        for s in 0..tn {
-            let k = result_index(0usize, ux, s, ux_n, vector);
-            let mut x = acc[r * tn + s];
-            if comptime!(op.negate) {
-                x = -x;
-            }
-            if comptime!(op.accumulate) {
-                x += old[r * tn + s];
-            }
-            tile[i * comptime!(nb + 1) + k] = select(row0 + i < m, x, F::new(0.0));
+    #[unroll]
+    for e in 0..16usize {
+        let (i, j) = mma_elem(r0, c0, g, t, e);
+        if i < m && j <= i {
+            w[c_base + i * sc.rs + j * sc.cs] = old[e] - F::cast_from(mma_value(&acc, e));
         }
     }
 }
@@ -701,22 +491,11 @@ pub const SYRK_LEAF_STAGE: LeafStage = LeafStage {
     check: false,
 };
 
-/// Flags for fused steps that solve the next step's panel ([`crate::CholeskyParams::fused_panel`]):
-/// `slots` zeroed u32 per matrix, one per step; `slot`: this step's.
-#[derive(Clone, Copy)]
-pub(crate) struct PanelFlags<'a> {
-    pub ready: &'a Handle,
-    pub slots: usize,
-    pub slot: usize,
-}
-
 /// C −= A·Aᵀ on C's lower triangle, then factor and invert C's leading block of order
 /// min(nb, C's order) into `inv` (its slot, `d0` the block's first row in the matrix) — where
-/// [`crate::CholeskyLaunch::fused_leaf`] allows it. Returns `None` (and launches nothing)
-/// otherwise, else whether the launch also solved the next step's panel (C's first nb
-/// columns below the block) — asked for by `panel`, done where C's and the inverse's rows
-/// suit the tensor-core product. With `mma` ([`crate::CholeskyLaunch::fused_mma_for`]) the
-/// update cubes take the tensor-core tiles where the tile, K and A's rows suit them.
+/// [`crate::CholeskyLaunch::fused_leaf`] allows it. Returns false (and launches nothing)
+/// otherwise. With `mma` ([`crate::CholeskyLaunch::fused_mma_for`]) the update cubes take the
+/// tensor-core tiles where the tile, K and A's rows suit them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn launch_syrk_leaf(
     ctx: &Ctx,
@@ -727,11 +506,12 @@ pub(crate) fn launch_syrk_leaf(
     flags: &Handle,
     d0: usize,
     mma: bool,
-    panel: Option<PanelFlags>,
-) -> Option<bool> {
+) -> bool {
     let (m, k) = (c.view.rows, a.view.cols);
     let nb = ctx.launch.leaf.nb;
-    let (gcfg, lcfg) = ctx.launch.fused_leaf(m, k, ctx.batch)?;
+    let Some((gcfg, lcfg)) = ctx.launch.fused_leaf(m, k, ctx.batch) else {
+        return false;
+    };
     let nt = m.min(nb);
     let tiles_n = m.div_ceil(nb);
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
@@ -749,23 +529,6 @@ pub(crate) fn launch_syrk_leaf(
         && k.is_multiple_of(32)
         && a.view
             .rows_of_4(a.handle.offset_start.unwrap_or(0), ctx.batch);
-    let staged = ctx.launch.fused_staged();
-    let mma_leaf = mma && ctx.launch.fused_mma_leaf && staged;
-    // The next step's panel: staged steps (whose block's cube reaches the publishing barrier
-    // on every path, which the tensor-core leaf's does not), rows below the block, and a
-    // runtime where a cube may wait for an earlier one.
-    let panel = panel.filter(|_| {
-        staged
-            && !mma_leaf
-            && ctx.launch.hw().cube_handoff
-            && m > nb
-            && (inv.view.rows, inv.view.cols) == (nb, nb)
-    });
-    let (ready, slots, slot) = match panel {
-        Some(p) => (p.ready, p.slots, p.slot),
-        // Unused (the comptime `panel` is off).
-        None => (flags, 1, 0),
-    };
     // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
     // fit, checked above): loads guarded by the view sizes, stores by i < m, j ≤ i < m, C
     // (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading
@@ -777,15 +540,7 @@ pub(crate) fn launch_syrk_leaf(
     // (inside `inv`) and info[b]. With `mma`, the other cubes (8 planes of 32 lanes, checked
     // above with the tile of 64) read A's rows as 4-vectors (contiguous, on 16 bytes, K a
     // multiple of 32: checked above) up to row m − 1 and column k − 1, and store C(i, j) for
-    // j ≤ i < m of their own tile only. With `panel` (checked above: staged, no tensor-core
-    // leaf, so the block's cube reaches the publishing barrier on every path), the cubes of
-    // tiles (i ≥ 1, 0) stage their tile in shared memory instead of storing it and wait for
-    // `ready[b·slots + slot]` (b < batch, slot < slots: a buffer of batch·slots), which only
-    // cube 0 of their matrix sets, after its last store, behind a storage barrier (a cube
-    // barrier on the CPU runtime, which runs cubes in grid order): a grid position before
-    // theirs, started first (`Hardware::cube_handoff`), so the waits end. They read the
-    // inverse's nb × nb slot (inside `inv`, written only by cube 0) and store their own
-    // tile's elements below row m.
+    // j ≤ i < m of their own tile only.
     unsafe {
         syrk_leaf_kernel::launch_unchecked::<f32>(
             ctx.client,
@@ -796,7 +551,6 @@ pub(crate) fn launch_syrk_leaf(
             BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
             BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
             BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            BufferArg::from_raw_parts(ready.clone(), ctx.batch.max(1) * slots),
             MatArgsLaunch::new(m, m, k, tiles_n, ctx.batch, k, 1, 0, 0),
             a.view.launch_arg(),
             at.launch_arg(),
@@ -805,20 +559,17 @@ pub(crate) fn launch_syrk_leaf(
             inv.view.launch_arg(),
             nt,
             d0,
-            slots,
-            slot,
             gcfg,
             lcfg,
             op,
             layout,
             stage,
-            staged,
+            ctx.launch.fused_staged(),
             ctx.launch.fused_c_first,
             ctx.launch.hw().storage_sync,
             mma,
-            mma_leaf,
-            panel.is_some(),
+            mma && ctx.launch.fused_mma_leaf && ctx.launch.fused_staged(),
         )
     };
-    Some(panel.is_some())
+    true
 }

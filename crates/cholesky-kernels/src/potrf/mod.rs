@@ -181,20 +181,7 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
     );
     let w = Operand::new(&work.0, work.1, dense);
     let inv = BlockInverses::new(ctx, n);
-    // A flag per step for fused steps that solve the next step's panel.
-    let slots = n.div_ceil(ctx.launch.leaf.nb);
-    let ready = ctx
-        .launch
-        .fused_panel
-        .then(|| ctx.zeroed_u32(batch * slots));
-    let steps = Steps {
-        inv: &inv,
-        info: &info,
-        flags: &nonfinite,
-        ready: ready.as_ref(),
-        slots,
-    };
-    potrf_rec(ctx, w, 0, &steps, false, false, 0);
+    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite, false, 0);
     if upper {
         launch_copy(
             ctx.client,
@@ -229,38 +216,22 @@ pub fn potrf_host(
     potrf(client, m, upper, params)?.read(client)
 }
 
-/// What every level of [`potrf_rec`] shares: the leaves' inverses, `info`, the non-finite
-/// flags, and with [`crate::CholeskyParams::fused_panel`] the steps' flags (`slots` per
-/// matrix, one per leaf).
-struct Steps<'a> {
-    inv: &'a BlockInverses,
-    info: &'a Handle,
-    flags: &'a Handle,
-    ready: Option<&'a Handle>,
-    slots: usize,
-}
-
-/// Whether [`potrf_rec`] splits a block of order `s` one step (of `CholeskyParams::step`) at a time.
-fn steps_by_one(ctx: &Ctx, s: usize) -> bool {
-    s <= ctx.launch.blocked_below && s > ctx.launch.step
-}
-
 /// Factor the diagonal block `w` (in place) whose first row is row `d0` of the matrix; the
 /// leaves also store the inverses of their L blocks for the TRSMs.
 ///
-/// `leaf_done`: the block's leading leaf is already factored and inverted (a fused SYRK did it);
-/// `panel_done`: its first step's panel is solved too (the same fused launch did it).
+/// `leaf_done`: the block's leading leaf is already factored and inverted (a fused SYRK did it).
 /// `region`: the order of the right-looking region `w` continues (0 where it starts none).
+#[allow(clippy::too_many_arguments)]
 fn potrf_rec(
     ctx: &Ctx,
     w: Operand,
     d0: usize,
-    st: &Steps,
+    inv: &BlockInverses,
+    info: &Handle,
+    flags: &Handle,
     leaf_done: bool,
-    panel_done: bool,
     region: usize,
 ) {
-    let (inv, info, flags) = (st.inv, st.info, st.flags);
     let s = w.view.rows;
     let nb = ctx.launch.leaf.nb;
     if s <= nb {
@@ -290,7 +261,7 @@ fn potrf_rec(
         return;
     }
     let step = ctx.launch.step;
-    let stepping = steps_by_one(ctx, s);
+    let stepping = s <= ctx.launch.blocked_below && s > step;
     let n1 = if stepping { step } else { split(s, nb) };
     // The order at which this right-looking region started stepping (0: not stepping).
     let region = if !stepping {
@@ -305,39 +276,20 @@ fn potrf_rec(
     let a11 = w.with_view(v.block(0, 0, n1, n1));
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
-    potrf_rec(ctx, a11, d0, st, leaf_done, false, 0);
-    // The panel: solved by the fused launch before this level (a step of one leaf), else on
-    // tensor cores (`CholeskyParams::panel_mma`) or by the TRSM.
-    let solved =
-        panel_done || (n1 == nb && panel_mma::launch_panel_mma(ctx, a21, inv.block(d0 / nb, nb)));
+    potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done, 0);
+    // A step of one leaf may solve its panel on tensor cores (`CholeskyParams::panel_mma`).
+    let solved = n1 == nb && panel_mma::launch_panel_mma(ctx, a21, inv.block(d0 / nb, nb));
     if !solved {
         trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     }
     let d2 = d0 + n1;
     let slot = inv.block(d2 / nb, nb);
     let mma = ctx.launch.fused_mma_for(region, n2);
-    // The next level's first panel, where it steps by one leaf.
-    let panel = st
-        .ready
-        .filter(|_| steps_by_one(ctx, n2) && ctx.launch.step == nb)
-        .map(|ready| fused::PanelFlags {
-            ready,
-            slots: st.slots,
-            slot: d2 / nb,
-        });
-    let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2, mma, panel);
-    if fused.is_none() {
+    let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2, mma);
+    if !fused {
         syrk_rec(ctx, a22, a21);
     }
-    potrf_rec(
-        ctx,
-        a22,
-        d2,
-        st,
-        fused.is_some(),
-        fused == Some(true),
-        region,
-    );
+    potrf_rec(ctx, a22, d2, inv, info, flags, fused, region);
 }
 
 /// One launch of the diagonal-block kernel over `blocks` consecutive nb×nb diagonal blocks of
