@@ -187,8 +187,9 @@ pub struct CholeskyParams {
     /// `mma.sync` from registers in one launch (`potrf/panel_mma.rs`) instead of the TRSM
     /// GEMM: CUDA, leaves of 64, and (per launch) A21's rows contiguous on 16 bytes, else the
     /// GEMM. `Some(true)` is refused where the device has no `mma.sync` or the leaf is not 64.
-    /// Default off: not yet measured (session 48's ncu of potrf 4096: the 63 TRSM GEMMs take
-    /// 336 µs, 5.3 µs each, even with one or two cubes).
+    /// Default off: no faster (H100, session 49, two rounds, ms: potrf 4096 2.258 / 2.286
+    /// against 2.288 / 2.272, 8192 7.615 / 7.705 against 7.684 / 7.604, 16384 36.20 / 36.33
+    /// against 36.05 / 36.12).
     pub panel_mma: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:

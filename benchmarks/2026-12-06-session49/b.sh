@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Session 49, call B (pack the tree first: `TESTS="cholesky" BENCH=1 bash scripts/gpu-pack.sh`,
+# carry [".gpu"], ask for an H200): `bash benchmarks/2026-12-06-session49/b.sh`
+# 1. The whole Cholesky suite on session 48's final kernels (owed since session 48).
+# 2. If time is left: potrf 4096 / 8192 / 16384, the default against `--potrf-fused-mma-rows
+#    2048` (the tensor-core update only in steps of at least 2048 update rows), two rounds.
+cd "$(dirname "$0")/../.."
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+R=$OUT/run.log; B=$OUT/bench.log
+bash scripts/gpu-run.sh none > /dev/null 2>&1   # unpack only
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
+# One test thread: `graph_replay` captures a stream, so no other test may launch meanwhile.
+timeout 450 /tmp/cholesky_tests --test-threads=1 > $OUT/tests.log 2>&1
+echo "cholesky suite rc=$? t=$SECONDS" | tee -a $R
+grep -E "^test |test result|panicked" $OUT/tests.log | cut -c1-200 | tee -a $R
+P="potrf 1x4096|potrf 1x8192|potrf 1x16384"
+for r in 1 2; do
+  for v in default rows; do
+    [ $SECONDS -lt 490 ] || break 2
+    case $v in
+      default) flags=() ;;
+      rows) flags=(--potrf-fused-mma-rows 2048) ;;
+    esac
+    echo "== $v-$r" >> $B
+    timeout 30 /tmp/bench --filter "$P" --samples 5 "${flags[@]}" >> $B 2>&1
+    echo "bench $v round $r rc=$? t=$SECONDS" | tee -a $R
+    awk -v v="$v-$r" '/^== /{cur=$2} cur==v && /^potrf/' $B | cut -c1-90 | tee -a $R
+  done
+done
+xz -T4 $OUT/tests.log
