@@ -2,7 +2,9 @@
 # Session 49, call B (pack the tree first: `TESTS="cholesky" BENCH=1 bash scripts/gpu-pack.sh`,
 # carry [".gpu"], ask for an H200): `bash benchmarks/2026-12-06-session49/b.sh`
 # 1. The whole Cholesky suite on session 48's final kernels (owed since session 48).
-# 2. If time is left: potrf 4096 / 8192 / 16384, the default against `--potrf-fused-mma-rows
+# 2. ncu: the blocked diagonal-block kernel alone, factor only (potrf 1 × 64 with the tiled
+#    leaf), against its factor + inverse (potrf 4096's first block, 28.5 µs in call A).
+# 3. If time is left: potrf 4096 / 8192 / 16384, the default against `--potrf-fused-mma-rows
 #    2048` (the tensor-core update only in steps of at least 2048 update rows), two rounds.
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -13,6 +15,16 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
 timeout 450 /tmp/cholesky_tests --test-threads=1 > $OUT/tests.log 2>&1
 echo "cholesky suite rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked" $OUT/tests.log | cut -c1-200 | tee -a $R
+timeout 60 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+  --kernel-name regex:blocked_leaf -c 3 /tmp/bench --filter "potrf 1x64" --samples 1 \
+  --potrf-batched-leaf tiled > $OUT/ncu-leaf64.log 2>&1
+echo "ncu factor-only leaf rc=$? t=$SECONDS" | tee -a $R
+grep -E "blocked_leaf|gpu__time" $OUT/ncu-leaf64.log | tee -a $R
+timeout 60 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+  --kernel-name regex:blocked_leaf -c 2 /tmp/bench --filter "potrf 1x4096" --samples 1 \
+  > $OUT/ncu-leaf4096.log 2>&1
+echo "ncu first leaf of 4096 rc=$? t=$SECONDS" | tee -a $R
+grep -E "blocked_leaf|gpu__time" $OUT/ncu-leaf4096.log | tee -a $R
 P="potrf 1x4096|potrf 1x8192|potrf 1x16384"
 for r in 1 2; do
   for v in default rows; do

@@ -84,12 +84,14 @@ pub struct Bench<'a> {
     pub chol_fused_mma_rows: Option<usize>,
     /// `--potrf-panel-mma on|off`.
     pub chol_panel_mma: Option<bool>,
+    /// `--potrf-batched-leaf rows|crout|tiled`.
+    pub chol_batched_leaf: Option<cholesky_kernels::BatchedLeaf>,
 }
 
 impl Bench<'_> {
     /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
     /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma`, `--potrf-fused-mma-rows` and
-    /// `--potrf-panel-mma`.
+    /// `--potrf-panel-mma` and `--potrf-batched-leaf`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
@@ -99,6 +101,7 @@ impl Bench<'_> {
             fused_mma_leaf: self.chol_fused_mma_leaf,
             fused_mma_rows: self.chol_fused_mma_rows,
             panel_mma: self.chol_panel_mma,
+            batched_leaf: self.chol_batched_leaf,
             ..CholeskyParams::default()
         }
     }
