@@ -4,7 +4,9 @@
 # 1. The whole Cholesky suite on session 48's final kernels (owed since session 48).
 # 2. ncu: the blocked diagonal-block kernel alone, factor only (potrf 1 × 64 with the tiled
 #    leaf), against its factor + inverse (potrf 4096's first block, 28.5 µs in call A).
-# 3. If time is left: potrf 4096 / 8192 / 16384, the default against `--potrf-fused-mma-rows
+# 3. If time is left: ncu's stall samples per SASS instruction of the diagonal-block kernel
+#    (1024 blocks of 64, factor only: enough cubes for the sampler), as text.
+# 4. If time is left: potrf 4096 / 8192 / 16384, the default against `--potrf-fused-mma-rows
 #    2048` (the tensor-core update only in steps of at least 2048 update rows), two rounds.
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -25,6 +27,16 @@ timeout 60 ncu --clock-control none --cache-control none --metrics gpu__time_dur
   > $OUT/ncu-leaf4096.log 2>&1
 echo "ncu first leaf of 4096 rc=$? t=$SECONDS" | tee -a $R
 grep -E "blocked_leaf|gpu__time" $OUT/ncu-leaf4096.log | tee -a $R
+if [ $SECONDS -lt 460 ]; then
+  timeout 90 ncu --clock-control none --section WarpStateStats --section SourceCounters \
+    --kernel-name regex:blocked_leaf -c 1 --export $OUT/leaf1024 /tmp/bench \
+    --filter "potrf 1024x64" --samples 1 --potrf-batched-leaf tiled > $OUT/ncu-leaf1024.log 2>&1
+  echo "ncu source counters rc=$? t=$SECONDS" | tee -a $R
+  ncu -i $OUT/leaf1024.ncu-rep --page source --csv --print-source sass > $OUT/leaf-source.csv 2>&1
+  echo "source page rc=$? lines=$(wc -l < $OUT/leaf-source.csv)" | tee -a $R
+  ncu -i $OUT/leaf1024.ncu-rep --page details > $OUT/leaf-details.txt 2>&1
+  xz -T4 $OUT/leaf-source.csv
+fi
 P="potrf 1x4096|potrf 1x8192|potrf 1x16384"
 for r in 1 2; do
   for v in default rows; do
