@@ -93,6 +93,27 @@ fn main() {
         return;
     }
     // `panel`: Cholesky's panel solve on tensor cores (`potrf/panel_mma.rs`).
+    // `psolve`: potrf's panel solve by substitution (`potrf/panel_solve.rs`) at the Hopper
+    // shape (leaf 64, 4 lanes per row, 256 units).
+    if args.get(1).map(String::as_str) == Some("psolve") {
+        use cholesky_kernels::potrf::{PanelSolveConfig, panel_solve_kernel};
+        let cfg = PanelSolveConfig::new(&Hardware::hopper(), 64).expect("config");
+        let v = View::contiguous(64, 64);
+        compile(&panel_solve_kernel::create_dummy_kernel::<f32>(
+            props,
+            target,
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(cfg.units as u32),
+            arg(),
+            arg(),
+            v.launch_arg(),
+            v.launch_arg(),
+            64,
+            1,
+            cfg,
+        ));
+        return;
+    }
     if args.get(1).map(String::as_str) == Some("panel") {
         use cholesky_kernels::potrf::panel_mma_kernel;
         let v = View::contiguous(64, 64);

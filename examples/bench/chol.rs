@@ -86,12 +86,14 @@ pub struct Bench<'a> {
     pub chol_panel_mma: Option<bool>,
     /// `--potrf-batched-leaf rows|crout|tiled`.
     pub chol_batched_leaf: Option<cholesky_kernels::BatchedLeaf>,
+    /// `--potrf-step-substitution on|off`.
+    pub chol_step_substitution: Option<bool>,
 }
 
 impl Bench<'_> {
     /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
     /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma`, `--potrf-fused-mma-rows` and
-    /// `--potrf-panel-mma` and `--potrf-batched-leaf`.
+    /// `--potrf-panel-mma`, `--potrf-batched-leaf` and `--potrf-step-substitution`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
@@ -102,6 +104,7 @@ impl Bench<'_> {
             fused_mma_rows: self.chol_fused_mma_rows,
             panel_mma: self.chol_panel_mma,
             batched_leaf: self.chol_batched_leaf,
+            step_substitution: self.chol_step_substitution,
             ..CholeskyParams::default()
         }
     }

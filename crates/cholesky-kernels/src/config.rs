@@ -191,6 +191,15 @@ pub struct CholeskyParams {
     /// against 2.288 / 2.272, 8192 7.615 / 7.705 against 7.684 / 7.604, 16384 36.20 / 36.33
     /// against 36.05 / 36.12).
     pub panel_mma: Option<bool>,
+    /// The diagonal blocks are factored without their inverses (the blocked kernel spends
+    /// about a third of its time on them: H100, session 49, a 64 × 64 block alone 19.3–20.8 µs
+    /// against 30.9–32.6 with the inverse), the right-looking steps solve their panels by
+    /// substitution from L11 (`potrf/panel_solve.rs`) instead of the TRSM GEMM with L11⁻¹, and
+    /// where a TRSM of the recursion needs the inverses of a factored A11's blocks, one launch
+    /// forms them all first. Steps of one leaf only. `Some(true)` is refused where `step` is
+    /// not the leaf or the device cannot run the panel kernel; `panel_mma` (which applies
+    /// L11⁻¹) is then off. Default off: not yet measured.
+    pub step_substitution: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
     /// [[A, 0], [C, D]]⁻¹ = [[A⁻¹, 0], [−D⁻¹·C·A⁻¹, D⁻¹]], two batched GEMMs per level) and
@@ -742,6 +751,8 @@ pub struct CholeskyLaunch {
     pub fused_mma_rows: usize,
     /// [`CholeskyParams::panel_mma`].
     pub panel_mma: bool,
+    /// [`CholeskyParams::step_substitution`].
+    pub step_substitution: bool,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -870,8 +881,14 @@ impl CholeskyLaunch {
         if fused_mma_leaf && !fused_mma {
             return None;
         }
-        let panel_mma = params.panel_mma == Some(true);
-        if panel_mma && !mma_fits {
+        let step_substitution = params.step_substitution == Some(true);
+        if step_substitution
+            && (step != nb || crate::potrf::PanelSolveConfig::new(hw, nb).is_none())
+        {
+            return None;
+        }
+        let panel_mma = params.panel_mma == Some(true) && !step_substitution;
+        if params.panel_mma == Some(true) && !mma_fits {
             return None;
         }
         (syrk_leaf >= 1 && step >= nb && step.is_multiple_of(nb) && inv_ok).then_some(Self {
@@ -888,6 +905,7 @@ impl CholeskyLaunch {
             fused_mma_leaf,
             fused_mma_rows: params.fused_mma_rows.unwrap_or(0),
             panel_mma,
+            step_substitution,
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),

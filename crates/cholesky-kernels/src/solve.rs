@@ -67,7 +67,7 @@ fn solve_with_factor(
         l.operand()
     };
     let inv = BlockInverses::new(&ctx, n);
-    inv.invert(&ctx, g, true, false, &flags);
+    inv.invert(&ctx, g, true, false, 0, &flags);
     // One set of whole inverted blocks serves both solves.
     let whole = whole_inverses(&ctx, g, true, &inv, 0, cols);
     trsm_whole(&ctx, g, true, &inv, 0, xo, whole.as_ref());

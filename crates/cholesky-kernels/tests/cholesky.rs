@@ -118,7 +118,8 @@ pub fn sizes_straddle_thresholds(client: &Client) {
 /// matrices), else with a vector-tile GEMM of the leaf's order and the blocked kernel's unit
 /// count (the CPU runtime). Asserts the path is taken, then checks factors (sizes around the leaf
 /// multiples, a batch of mixed κ, the unread triangle poisoned), a failing pivot inside a
-/// fused block and after it, and the same matrices unfused.
+/// fused block and after it, and the same matrices unfused; also with the blocks factored
+/// without their inverses and the panels solved by substitution (`step_substitution`).
 pub fn fused_syrk_leaf(client: &Client) {
     let hw = Hardware::of(client);
     let forced = |p: CholeskyParams| CholeskyParams {
@@ -216,6 +217,11 @@ pub fn fused_syrk_leaf(client: &Client) {
         ..fused
     };
     assert!(launch.fused_staged() && !launch.fused_c_first);
+    // The fused blocks factored without their inverses, the panels solved by substitution.
+    let substitution = CholeskyParams {
+        step_substitution: Some(true),
+        ..fused
+    };
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
     // default's) runs once.
     let mut seen = Vec::new();
@@ -228,6 +234,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
+        ("substitution", substitution),
     ]
     .into_iter()
     .filter(|(_, p)| {
@@ -255,6 +262,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
+        ("substitution", substitution),
     ] {
         failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
     }
@@ -382,6 +390,71 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         }
         let pivots = [None, Some(3), Some(64), Some(127), Some(130)];
         failing_pivots(client, &p, 196, &pivots, 49, what);
+    }
+}
+
+/// `CholeskyParams::step_substitution`: leaves factored without their inverses, each step's
+/// panel solved from L11 by substitution (`potrf/panel_solve.rs`), and the inverses that the
+/// recursion's TRSMs apply formed after each A11: stepping all the way (unfused: a batch),
+/// mixed with the recursion above cutoffs, halves all the way, small leaves, lower and upper,
+/// a batch of mixed κ with the unread triangle poisoned; failing pivots. (`fused_syrk_leaf`
+/// runs it fused.) Refused with steps of several leaves; `panel_mma` stands down under it.
+pub fn step_substitution(client: &Client) {
+    let hw = Hardware::of(client);
+    let base = CholeskyParams {
+        step_substitution: Some(true),
+        ..CholeskyParams::default()
+    };
+    let launch = CholeskyLaunch::new(&hw, &base).expect("step_substitution refused");
+    assert!(launch.step_substitution && !launch.panel_mma);
+    let nb = launch.leaf.nb;
+    let several = CholeskyParams {
+        step: Some(2 * nb),
+        ..base
+    };
+    assert!(
+        CholeskyLaunch::new(&hw, &several).is_none(),
+        "steps of two leaves"
+    );
+    let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
+    assert!(!def.step_substitution);
+    for (what, p) in [
+        ("steps", base),
+        (
+            "cutoff 3 leaves",
+            CholeskyParams {
+                blocked_below: Some(3 * nb),
+                ..base
+            },
+        ),
+        (
+            "halves",
+            CholeskyParams {
+                blocked_below: Some(0),
+                ..base
+            },
+        ),
+        (
+            "leaf 8, cutoff 40",
+            CholeskyParams {
+                leaf: Some(8),
+                blocked_below: Some(40),
+                ..base
+            },
+        ),
+    ] {
+        let lb = CholeskyLaunch::new(&hw, &p).expect(what).leaf.nb;
+        for n in [lb + 1, 2 * lb + 5, 3 * lb + 7, 5 * lb - 1] {
+            for upper in [false, true] {
+                let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 51 + n as u64);
+                let clean = a.clone();
+                poison(&mut a, 3, n, upper);
+                let out = potrf_host(client, &a, &[3, n, n], upper, &p).expect("potrf");
+                check_factor(&clean, &out.l, &out.info, 3, n, upper, what);
+            }
+        }
+        let pivots = [None, Some(3), Some(lb), Some(2 * lb - 1), Some(3 * lb + 2)];
+        failing_pivots(client, &p, 3 * lb + 7, &pivots, 53, what);
     }
 }
 
@@ -2320,6 +2393,10 @@ macro_rules! testgen {
             #[test]
             fn right_looking_cutoff() {
                 super::right_looking_cutoff(&client());
+            }
+            #[test]
+            fn step_substitution() {
+                super::step_substitution(&client());
             }
             #[test]
             fn graph_replay() {

@@ -520,7 +520,12 @@ pub(crate) fn launch_syrk_leaf(
         a_col_major: col_major(&a.view),
         b_col_major: col_major(&at),
     };
-    let (op, stage) = (SYRK_OP, SYRK_LEAF_STAGE);
+    // The block's inverse only where the steps' panels apply it.
+    let op = SYRK_OP;
+    let stage = LeafStage {
+        invert: !ctx.launch.step_substitution,
+        ..SYRK_LEAF_STAGE
+    };
     // The update cubes on tensor cores where asked and the tile, K and A's rows suit them.
     let mma = mma
         && gcfg.tile_m() == 64

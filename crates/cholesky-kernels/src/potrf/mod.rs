@@ -13,13 +13,17 @@
 //! (right-looking: each step is a leaf, one TRSM GEMM and one SYRK GEMM that fill the device,
 //! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`; for a
 //! single matrix a step's SYRK and the next leaf are one launch (`fused.rs`); a step's panel
-//! solve may run on tensor cores (`panel_mma.rs`, opt-in).
+//! solve may run on tensor cores (`panel_mma.rs`, opt-in), or, with leaves factored without
+//! their inverses, by substitution from L11 (`panel_solve.rs`, opt-in
+//! `CholeskyParams::step_substitution`; the inverses a TRSM of the recursion needs are then
+//! formed in one launch after its A11).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
 mod fused;
 mod graph;
 mod leaf;
 mod panel_mma;
+mod panel_solve;
 mod rows;
 mod small;
 
@@ -31,6 +35,9 @@ pub use graph::PotrfGraph;
 /// The steps' panel solve on tensor cores, public only for `examples/ptx_probe.rs`.
 #[doc(hidden)]
 pub use panel_mma::panel_mma_kernel;
+/// The steps' panel solve by substitution, public only for `examples/ptx_probe.rs`.
+#[doc(hidden)]
+pub use panel_solve::{PanelSolveConfig, panel_solve_kernel};
 /// The batched rows kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
 pub use rows::rows_kernel;
@@ -234,13 +241,16 @@ fn potrf_rec(
 ) {
     let s = w.view.rows;
     let nb = ctx.launch.leaf.nb;
+    let subst = ctx.launch.step_substitution;
     if s <= nb {
         if leaf_done {
             return;
         }
+        // Without its inverse where the steps solve by substitution (a TRSM that needs it
+        // forms it: below).
         let stage = LeafStage {
             factor: true,
-            invert: true,
+            invert: !subst,
             unit_diag: false,
             check: false,
         };
@@ -277,9 +287,20 @@ fn potrf_rec(
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
     potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done, 0);
-    // A step of one leaf may solve its panel on tensor cores (`CholeskyParams::panel_mma`).
-    let solved = n1 == nb && panel_mma::launch_panel_mma(ctx, a21, inv.block(d0 / nb, nb));
+    // A step of one leaf solves its panel by substitution from L11
+    // (`CholeskyParams::step_substitution`: its leaf has no inverse) or on tensor cores
+    // (`CholeskyParams::panel_mma`).
+    let solved = n1 == nb
+        && if subst {
+            panel_solve::launch_panel_solve(ctx, a21, a11)
+        } else {
+            panel_mma::launch_panel_mma(ctx, a21, inv.block(d0 / nb, nb))
+        };
     if !solved {
+        if subst {
+            // The TRSM applies the inverses of A11's blocks, factored without them.
+            inv.invert(ctx, a11, true, false, d0 / nb, flags);
+        }
         trsm(ctx, a11, true, inv, d0 / nb, a21.with_view(a21.view.t()));
     }
     let d2 = d0 + n1;

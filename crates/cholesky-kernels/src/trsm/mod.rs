@@ -103,7 +103,7 @@ pub fn solve_triangular(
         )
     };
     let inv = BlockInverses::new(&ctx, n);
-    inv.invert(&ctx, t, lower, unit_diagonal, &flags);
+    inv.invert(&ctx, t, lower, unit_diagonal, 0, &flags);
     trsm(&ctx, t, lower, &inv, 0, y);
     Ok(SolveOutput {
         x: x.0,
@@ -243,8 +243,17 @@ impl BlockInverses {
         }
     }
 
-    /// Invert every diagonal block of T (n×n; lower or upper) in one launch.
-    pub(crate) fn invert(&self, ctx: &Ctx, t: Operand, lower: bool, unit: bool, flags: &Handle) {
+    /// Invert every diagonal block of T (n×n; lower or upper) in one launch, into the slots
+    /// from block `g0` on.
+    pub(crate) fn invert(
+        &self,
+        ctx: &Ctx,
+        t: Operand,
+        lower: bool,
+        unit: bool,
+        g0: usize,
+        flags: &Handle,
+    ) {
         let n = t.view.rows;
         if n == 0 {
             return;
@@ -253,9 +262,9 @@ impl BlockInverses {
         // inverse stored transposed.
         let flipped = self.t();
         let (src, store) = if lower {
-            (t, self.block(0, self.nb))
+            (t, self.block(g0, self.nb))
         } else {
-            (t.with_view(t.view.t()), flipped.block(0, self.nb))
+            (t.with_view(t.view.t()), flipped.block(g0, self.nb))
         };
         let stage = LeafStage {
             factor: false,

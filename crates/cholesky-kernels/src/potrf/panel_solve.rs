@@ -1,0 +1,208 @@
+//! A right-looking step's panel solve by substitution, from L11 itself: L21 = A21·L11⁻ᵀ in
+//! place, each row x of A21 solving x·L11ᵀ = a forward over the columns:
+//! x_j = (a_j − Σ_{t<j} x_t·l_jt) / l_jj. With [`crate::CholeskyParams::step_substitution`]
+//! the steps' leaves skip their inverses (the diagonal block's kernel spends about a third of
+//! its time on them), and this kernel replaces the TRSM GEMM that applied them.
+//!
+//! Storage: L11 (lower, nb × nb; only its lower triangle is read) staged in shared memory at
+//! stride nb + 1, with the reciprocals of its diagonal. A cube takes `rows` rows of A21; the
+//! units of a row are `groups` consecutive lanes of one plane, lane q holding the row's
+//! columns [q·cw, (q + 1)·cw) (cw = nb / groups) in registers. Column block J: lane J solves
+//! its columns (each finished x_j updates the later ones of the block), then passes them by
+//! shuffles to the lanes q > J, which remove them from theirs. Rows past A21's last are
+//! zeros and are not stored.
+use crate::Ctx;
+use cubecl::prelude::*;
+use linalg_common::gemm::{Operand, Strides, batch_grid};
+use linalg_common::launch::Hardware;
+
+/// Comptime shape of [`panel_solve_kernel`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PanelSolveConfig {
+    /// Order of L11 (the leaf).
+    pub nb: usize,
+    /// Lanes sharing a row (1: a unit per row, no plane operations).
+    pub groups: usize,
+    /// Plane width (the shuffles' lanes).
+    pub plane: usize,
+    pub units: usize,
+    /// Rows of A21 per cube (a multiple of units / groups).
+    pub rows: usize,
+    pub unroll: bool,
+}
+
+impl PanelSolveConfig {
+    /// On GPUs with plane operations, 4 lanes per row and 64 rows per cube (256 units); else
+    /// a unit per row, the few units the runtime has, 64 rows per cube.
+    pub fn new(hw: &Hardware, nb: usize) -> Option<Self> {
+        let gpu = hw.max_units_per_cube >= 256 && hw.plane_ops && hw.lanes.is_power_of_two();
+        let groups = if gpu && nb.is_multiple_of(4) && hw.lanes >= 4 {
+            4
+        } else {
+            1
+        };
+        let units = if gpu {
+            64 * groups
+        } else {
+            hw.max_units_per_cube.clamp(1, 2)
+        };
+        let cfg = Self {
+            nb,
+            groups,
+            plane: if groups > 1 { hw.lanes } else { 1 },
+            units,
+            rows: 64,
+            unroll: gpu,
+        };
+        let row_units = units / groups;
+        let ok = nb >= 1
+            && nb.is_multiple_of(groups)
+            && units.is_multiple_of(groups)
+            && cfg.rows.is_multiple_of(row_units)
+            && (groups == 1 || cfg.plane.is_multiple_of(groups))
+            && units <= hw.max_units_per_cube
+            && 4 * (nb * (nb + 1) + nb) <= hw.max_shared_bytes;
+        ok.then_some(cfg)
+    }
+}
+
+/// `w`: A21 (view `sa`, rows × nb), solved in place; `t`: L11 (view `sl`, nb × nb), read.
+/// They may share a buffer (disjoint elements). Grid x: blocks of `cfg.rows` rows; y, z: the
+/// batch.
+#[cube(launch_unchecked, create_dummy_kernel)]
+pub fn panel_solve_kernel<F: Float>(
+    t: &[F],
+    w: &mut [F],
+    sa: Strides,
+    sl: Strides,
+    rows: usize,
+    batch: usize,
+    #[comptime] cfg: PanelSolveConfig,
+) {
+    let mat = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    // Uniform per cube: leave before the barriers.
+    if mat >= batch {
+        terminate!();
+    }
+    let (nb, g, units) = comptime!((cfg.nb, cfg.groups, cfg.units));
+    let cw = comptime!(cfg.nb / cfg.groups);
+    let ld = comptime!(cfg.nb + 1);
+    let unit = UNIT_POS as usize;
+    let mut l = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
+    let mut dinv = Shared::<[F]>::new_slice(nb);
+    let lb = sl.offset + mat * sl.bs;
+    #[unroll(cfg.unroll)]
+    for s in 0..comptime!((cfg.nb * cfg.nb).div_ceil(cfg.units)) {
+        let idx = unit + s * units;
+        if idx < comptime!(cfg.nb * cfg.nb) {
+            let (i, k) = (idx / nb, idx % nb);
+            let mut v = F::new(0.0);
+            if k <= i {
+                v = t[lb + i * sl.rs + k * sl.cs];
+            }
+            l[i * ld + k] = v;
+        }
+    }
+    sync_cube();
+    #[unroll(cfg.unroll)]
+    for s in 0..comptime!(cfg.nb.div_ceil(cfg.units)) {
+        let j = unit + s * units;
+        if j < nb {
+            dinv[j] = F::new(1.0) / l[j * ld + j];
+        }
+    }
+    sync_cube();
+    let q = unit % g;
+    let row_units = comptime!(cfg.units / cfg.groups);
+    // The lane of this row's first unit in its plane.
+    let first = (unit % comptime!(cfg.plane)) - q;
+    let base = sa.offset + mat * sa.bs;
+    for slot in 0..comptime!(cfg.rows / (cfg.units / cfg.groups)) {
+        let r = CUBE_POS_X as usize * comptime!(cfg.rows) + unit / g + slot * row_units;
+        let live = r < rows;
+        let mut a = Array::<F>::new(cw);
+        #[unroll(cfg.unroll)]
+        for c in 0..cw {
+            let mut v = F::new(0.0);
+            if live {
+                v = w[base + r * sa.rs + (q * cw + c) * sa.cs];
+            }
+            a[c] = v;
+        }
+        #[unroll]
+        for jb in 0..g {
+            // Uniform per row: lane jb solves its block.
+            if q == jb {
+                #[unroll(cfg.unroll)]
+                for c in 0..cw {
+                    let j = jb * cw + c;
+                    let x = a[c] * dinv[j];
+                    a[c] = x;
+                    #[unroll(cfg.unroll)]
+                    for c2 in 0..cw {
+                        if c2 > c {
+                            a[c2] -= x * l[(jb * cw + c2) * ld + j];
+                        }
+                    }
+                }
+            }
+            // The block's solution to the lanes after it (every lane shuffles).
+            if comptime!(jb + 1 < g) {
+                #[unroll(cfg.unroll)]
+                for c in 0..cw {
+                    let x = plane_shuffle(a[c], (first + jb) as u32);
+                    if q > jb {
+                        #[unroll(cfg.unroll)]
+                        for c2 in 0..cw {
+                            a[c2] -= x * l[(q * cw + c2) * ld + jb * cw + c];
+                        }
+                    }
+                }
+            }
+        }
+        if live {
+            #[unroll(cfg.unroll)]
+            for c in 0..cw {
+                w[base + r * sa.rs + (q * cw + c) * sa.cs] = a[c];
+            }
+        }
+    }
+}
+
+/// L21 = A21·L11⁻ᵀ in place (`a21`: rows × nb; `l11`: nb × nb lower, factored) with
+/// [`panel_solve_kernel`], where the device runs it. Returns false (and launches nothing)
+/// otherwise.
+pub(crate) fn launch_panel_solve(ctx: &Ctx, a21: Operand, l11: Operand) -> bool {
+    let (av, lv) = (a21.view, l11.view);
+    let nb = lv.rows;
+    let Some(cfg) = PanelSolveConfig::new(ctx.launch.hw(), nb) else {
+        return false;
+    };
+    if av.rows == 0 || av.cols != nb || lv.cols != nb {
+        return false;
+    }
+    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
+    // SAFETY: the grid fits (potrf checked its order's grids before any launch). Each cube
+    // reads L11's lower triangle (i, k) < (nb, nb) of its matrix into shared memory (indices
+    // below nb·(nb + 1) and nb), behind cube barriers reached by all its units (the early
+    // exit is uniform per cube), and reads and writes only A21(r, c) with r < rows of its own
+    // block of rows, c < nb, each element by one unit, which reads it before writing it; L11
+    // and A21 are disjoint (views checked by the public op, inside their buffers). Shuffles run on whole planes (units a multiple of the plane
+    // width on GPUs, every lane taking every shuffle; `groups` consecutive lanes per row
+    // inside one plane, checked by the config).
+    unsafe {
+        panel_solve_kernel::launch_unchecked::<f32>(
+            ctx.client,
+            CubeCount::Static(av.rows.div_ceil(cfg.rows) as u32, by as u32, bz as u32),
+            CubeDim::new_1d(cfg.units as u32),
+            BufferArg::from_raw_parts(l11.handle.clone(), l11.len),
+            BufferArg::from_raw_parts(a21.handle.clone(), a21.len),
+            av.launch_arg(),
+            lv.launch_arg(),
+            av.rows,
+            ctx.batch,
+            cfg,
+        )
+    };
+    true
+}
