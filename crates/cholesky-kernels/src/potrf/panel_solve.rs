@@ -32,8 +32,10 @@ pub struct PanelSolveConfig {
 }
 
 impl PanelSolveConfig {
-    /// On GPUs with plane operations, 4 lanes per row and 64 rows per cube (256 units); else
-    /// a unit per row, the few units the runtime has, 64 rows per cube.
+    /// On GPUs with plane operations, 4 lanes per row and 64 rows per cube (256 units);
+    /// elsewhere a unit per row: 64 units where cubes have that many (one row each: on
+    /// wgpu/lavapipe a unit's 15th row and later came out wrong, session 49), else the few
+    /// units the runtime has (the CPU runtime: one per thread), each looping over rows.
     pub fn new(hw: &Hardware, nb: usize) -> Option<Self> {
         let gpu = hw.max_units_per_cube >= 256 && hw.plane_ops && hw.lanes.is_power_of_two();
         let groups = if gpu && nb.is_multiple_of(4) && hw.lanes >= 4 {
@@ -41,7 +43,7 @@ impl PanelSolveConfig {
         } else {
             1
         };
-        let units = if gpu {
+        let units = if hw.max_units_per_cube >= 64 * groups {
             64 * groups
         } else {
             hw.max_units_per_cube.clamp(1, 2)
