@@ -16,7 +16,7 @@ use cubecl::prelude::*;
 use linalg_common::gemm::{Operand, Strides, batch_grid};
 use linalg_common::launch::Hardware;
 
-/// Comptime shape of [`panel_solve_kernel`].
+/// Comptime shape of `panel_solve_kernel`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PanelSolveConfig {
     /// Order of L11 (the leaf).
