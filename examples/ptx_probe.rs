@@ -94,7 +94,7 @@ fn main() {
     }
     // `panel`: Cholesky's panel solve on tensor cores (`potrf/panel_mma.rs`).
     // `psolve`: potrf's panel solve by substitution (`potrf/panel_solve.rs`) at the Hopper
-    // shape (leaf 64, 4 lanes per row, 256 units).
+    // shape (leaf 64, 16 lanes per row, 512 units).
     if args.get(1).map(String::as_str) == Some("psolve") {
         use cholesky_kernels::potrf::{PanelSolveConfig, panel_solve_kernel};
         let cfg = PanelSolveConfig::new(&Hardware::hopper(), 64).expect("config");

@@ -191,14 +191,15 @@ pub struct CholeskyParams {
     /// against 2.288 / 2.272, 8192 7.615 / 7.705 against 7.684 / 7.604, 16384 36.20 / 36.33
     /// against 36.05 / 36.12).
     pub panel_mma: Option<bool>,
-    /// The diagonal blocks are factored without their inverses (the blocked kernel spends
-    /// about a third of its time on them: H100, session 49, a 64 × 64 block alone 19.3–20.8 µs
-    /// against 30.9–32.6 with the inverse), the right-looking steps solve their panels by
-    /// substitution from L11 (`potrf/panel_solve.rs`) instead of the TRSM GEMM with L11⁻¹, and
-    /// where a TRSM of the recursion needs the inverses of a factored A11's blocks, one launch
-    /// forms them all first. Steps of one leaf only. `Some(true)` is refused where `step` is
-    /// not the leaf or the device cannot run the panel kernel; `panel_mma` (which applies
-    /// L11⁻¹) is then off. Default off: not yet measured.
+    /// The diagonal blocks are factored without their inverses, the right-looking steps solve
+    /// their panels by substitution from L11 (`potrf/panel_solve.rs`) instead of the TRSM GEMM
+    /// with L11⁻¹, and where a TRSM of the recursion needs the inverses of a factored A11's
+    /// blocks, one launch forms them all first. Steps of one leaf only. `Some(true)` is
+    /// refused where `step` is not the leaf or the device cannot run the panel kernel;
+    /// `panel_mma` (which applies L11⁻¹) is then off. Default: on where it can run, unless
+    /// `panel_mma` is asked for (H100, session 50, ms, two rounds: potrf 4096 2.158 / 2.174
+    /// against 2.301 / 2.282 off; 1024 0.421 / 0.421 against 0.454 / 0.445; 16384 35.71 /
+    /// 35.92 against 36.53 / 36.24).
     pub step_substitution: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
@@ -881,12 +882,13 @@ impl CholeskyLaunch {
         if fused_mma_leaf && !fused_mma {
             return None;
         }
-        let step_substitution = params.step_substitution == Some(true);
-        if step_substitution
-            && (step != nb || crate::potrf::PanelSolveConfig::new(hw, nb).is_none())
-        {
-            return None;
-        }
+        let subst_fits = step == nb && crate::potrf::PanelSolveConfig::new(hw, nb).is_some();
+        let step_substitution = match params.step_substitution {
+            Some(true) if !subst_fits => return None,
+            Some(on) => on,
+            // An explicit `panel_mma` (which applies L11⁻¹) keeps the inverses.
+            None => subst_fits && params.panel_mma != Some(true),
+        };
         let panel_mma = params.panel_mma == Some(true) && !step_substitution;
         if params.panel_mma == Some(true) && !mma_fits {
             return None;

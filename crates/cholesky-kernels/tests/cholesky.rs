@@ -1,6 +1,7 @@
 //! Cholesky, triangular solves and the GEMM under them, against f64 host references, on every
 //! runtime this build links (bodies take a client; `testgen!` instantiates them per runtime).
 #![allow(clippy::needless_range_loop)] // index loops over batch elements read clearest here
+use cholesky_kernels::potrf::PanelSolveConfig;
 use cholesky_kernels::{
     BatchedLeaf, BlockedLeafConfig, CholeskyError, CholeskyLaunch, CholeskyParams,
     DEFAULT_WHOLE_WORK, LeafKernel, MatrixRef, PotrfGraph, RowsConfig, View, cholesky_inverse,
@@ -119,7 +120,7 @@ pub fn sizes_straddle_thresholds(client: &Client) {
 /// count (the CPU runtime). Asserts the path is taken, then checks factors (sizes around the leaf
 /// multiples, a batch of mixed κ, the unread triangle poisoned), a failing pivot inside a
 /// fused block and after it, and the same matrices unfused; also with the blocks factored
-/// without their inverses and the panels solved by substitution (`step_substitution`).
+/// with their inverses and the panels solved by the TRSM GEMM (`step_substitution` off).
 pub fn fused_syrk_leaf(client: &Client) {
     let hw = Hardware::of(client);
     let forced = |p: CholeskyParams| CholeskyParams {
@@ -217,9 +218,10 @@ pub fn fused_syrk_leaf(client: &Client) {
         ..fused
     };
     assert!(launch.fused_staged() && !launch.fused_c_first);
-    // The fused blocks factored without their inverses, the panels solved by substitution.
-    let substitution = CholeskyParams {
-        step_substitution: Some(true),
+    // The fused blocks factored with their inverses, the panels solved by the TRSM GEMM
+    // (the default solves them by substitution where the panel kernel runs).
+    let inverses = CholeskyParams {
+        step_substitution: Some(false),
         ..fused
     };
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
@@ -234,7 +236,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
-        ("substitution", substitution),
+        ("inverses", inverses),
     ]
     .into_iter()
     .filter(|(_, p)| {
@@ -262,7 +264,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
-        ("substitution", substitution),
+        ("inverses", inverses),
     ] {
         failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
     }
@@ -397,8 +399,9 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
 /// panel solved from L11 by substitution (`potrf/panel_solve.rs`), and the inverses that the
 /// recursion's TRSMs apply formed after each A11: stepping all the way (unfused: a batch),
 /// mixed with the recursion above cutoffs, halves all the way, small leaves, lower and upper,
-/// a batch of mixed κ with the unread triangle poisoned; failing pivots. (`fused_syrk_leaf`
-/// runs it fused.) Refused with steps of several leaves; `panel_mma` stands down under it.
+/// a batch of mixed κ with the unread triangle poisoned; failing pivots; and stepping with
+/// it off. (`fused_syrk_leaf` runs it fused.) Refused with steps of several leaves; `panel_mma`
+/// stands down under it. On by default where the panel kernel runs.
 pub fn step_substitution(client: &Client) {
     let hw = Hardware::of(client);
     let base = CholeskyParams {
@@ -416,10 +419,33 @@ pub fn step_substitution(client: &Client) {
         CholeskyLaunch::new(&hw, &several).is_none(),
         "steps of two leaves"
     );
+    // The default wherever the panel kernel runs and steps are one leaf; an explicit
+    // `panel_mma` keeps the inverses.
     let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
-    assert!(!def.step_substitution);
+    assert_eq!(
+        def.step_substitution,
+        def.step == def.leaf.nb && PanelSolveConfig::new(&hw, def.leaf.nb).is_some()
+    );
+    let mma = CholeskyParams {
+        panel_mma: Some(true),
+        ..CholeskyParams::default()
+    };
+    if let Some(l) = CholeskyLaunch::new(&hw, &mma) {
+        assert!(l.panel_mma && !l.step_substitution);
+    }
+    // The same stepping with the inverses and the TRSM GEMM, for comparison.
+    let inverses = CholeskyParams {
+        step_substitution: Some(false),
+        ..CholeskyParams::default()
+    };
+    assert!(
+        !CholeskyLaunch::new(&hw, &inverses)
+            .expect("launch")
+            .step_substitution
+    );
     for (what, p) in [
         ("steps", base),
+        ("steps with inverses", inverses),
         (
             "cutoff 3 leaves",
             CholeskyParams {

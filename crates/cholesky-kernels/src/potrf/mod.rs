@@ -13,10 +13,10 @@
 //! (right-looking: each step is a leaf, one TRSM GEMM and one SYRK GEMM that fill the device,
 //! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`; for a
 //! single matrix a step's SYRK and the next leaf are one launch (`fused.rs`); a step's panel
-//! solve may run on tensor cores (`panel_mma.rs`, opt-in), or, with leaves factored without
-//! their inverses, by substitution from L11 (`panel_solve.rs`, opt-in
-//! `CholeskyParams::step_substitution`; the inverses a TRSM of the recursion needs are then
-//! formed in one launch after its A11).
+//! solve runs, with leaves factored without their inverses, by substitution from L11
+//! (`panel_solve.rs`, `CholeskyParams::step_substitution`, the default where it runs; the
+//! inverses a TRSM of the recursion needs are then formed in one launch after its A11), or
+//! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
 mod fused;

@@ -1,16 +1,21 @@
 //! A right-looking step's panel solve by substitution, from L11 itself: L21 = A21·L11⁻ᵀ in
 //! place, each row x of A21 solving x·L11ᵀ = a forward over the columns:
 //! x_j = (a_j − Σ_{t<j} x_t·l_jt) / l_jj. With [`crate::CholeskyParams::step_substitution`]
-//! the steps' leaves skip their inverses (the diagonal block's kernel spends about a third of
-//! its time on them), and this kernel replaces the TRSM GEMM that applied them.
+//! the steps' leaves skip their inverses and this kernel replaces the TRSM GEMM that applied
+//! them (H100, session 50, potrf 4096: fused steps ~22 µs at the floor against ~24, this
+//! kernel 6.6 µs against the GEMM's ~5.5).
 //!
-//! Storage: L11 (lower, nb × nb; only its lower triangle is read) staged in shared memory at
-//! stride nb + 1, with the reciprocals of its diagonal. A cube takes `rows` rows of A21; the
-//! units of a row are `groups` consecutive lanes of one plane, lane q holding the row's
-//! columns [q·cw, (q + 1)·cw) (cw = nb / groups) in registers. Column block J: lane J solves
-//! its columns (each finished x_j updates the later ones of the block), then passes them by
-//! shuffles to the lanes q > J, which remove them from theirs. Rows past A21's last are
-//! zeros and are not stored.
+//! Storage: L11's strictly lower part with each column j divided by l_jj, l_rj / l_jj, staged
+//! in shared memory transposed, `lt[j][·]` holding column j (zeros on and above the
+//! diagonal), with the reciprocals of L11's diagonal. A cube
+//! takes `rows` rows of A21; the units of a row are `groups` consecutive lanes of one plane,
+//! lane q holding the row's columns q, q + g, q + 2g, … (g = groups) in registers, so a
+//! column's entries for the g lanes are g consecutive words of `lt`. The lanes carry
+//! y = x·diag(L11) (x_j = y_j / l_jj): column j's lane holds y_j once the columns before it are
+//! removed; a shuffle gives it to the row's lanes, and each removes y_j·l_rj / l_jj from its
+//! columns r (zero for r ≤ j): one shuffle and cw = nb / g multiply-adds per column and lane,
+//! with no scaling on the chain. Each lane scales its own entries by 1/l_jj at the end. Rows
+//! past A21's last are zeros and are not stored.
 use crate::Ctx;
 use cubecl::prelude::*;
 use linalg_common::gemm::{Operand, Strides, batch_grid};
@@ -32,32 +37,34 @@ pub struct PanelSolveConfig {
 }
 
 impl PanelSolveConfig {
-    /// On GPUs with plane operations, 4 lanes per row and 64 rows per cube (256 units);
+    /// On GPUs with plane operations, 16 lanes per row and 512 units (32 rows per cube);
     /// elsewhere a unit per row: 64 units where cubes have that many (one row each: on
     /// wgpu/lavapipe a unit's 15th row and later came out wrong, session 49), else the few
-    /// units the runtime has (the CPU runtime: one per thread), each looping over rows.
+    /// units the runtime has (the CPU runtime: one per thread), each looping over 64 rows.
     pub fn new(hw: &Hardware, nb: usize) -> Option<Self> {
-        let gpu = hw.max_units_per_cube >= 256 && hw.plane_ops && hw.lanes.is_power_of_two();
-        let groups = if gpu && nb.is_multiple_of(4) && hw.lanes >= 4 {
-            4
+        let gpu = hw.max_units_per_cube >= 512 && hw.plane_ops && hw.lanes.is_power_of_two();
+        let groups = if gpu && nb.is_multiple_of(16) && hw.lanes >= 16 {
+            16
         } else {
             1
         };
-        let units = if hw.max_units_per_cube >= 64 * groups {
-            64 * groups
+        let (units, rows) = if groups > 1 {
+            (512, 512 / groups)
+        } else if hw.max_units_per_cube >= 64 {
+            (64, 64)
         } else {
-            hw.max_units_per_cube.clamp(1, 2)
+            (hw.max_units_per_cube.clamp(1, 2), 64)
         };
         let cfg = Self {
             nb,
             groups,
             plane: if groups > 1 { hw.lanes } else { 1 },
             units,
-            rows: 64,
+            rows,
             unroll: gpu,
         };
         // By construction groups divides nb and the plane width, units fit the cube, and the
-        // units' rows (64, 2 or 1) divide a cube's 64: only L11's staging can fail to fit.
+        // units' rows divide a cube's: only L11's staging can fail to fit.
         (nb >= 1 && 4 * (nb * (nb + 1) + nb) <= hw.max_shared_bytes).then_some(cfg)
     }
 }
@@ -82,9 +89,10 @@ pub fn panel_solve_kernel<F: Float>(
     }
     let (nb, g, units) = comptime!((cfg.nb, cfg.groups, cfg.units));
     let cw = comptime!(cfg.nb / cfg.groups);
+    // Row stride of `lt`, padded so the transposing stores spread over the banks.
     let ld = comptime!(cfg.nb + 1);
     let unit = UNIT_POS as usize;
-    let mut l = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
+    let mut lt = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
     let mut dinv = Shared::<[F]>::new_slice(nb);
     let lb = sl.offset + mat * sl.bs;
     #[unroll(cfg.unroll)]
@@ -93,18 +101,17 @@ pub fn panel_solve_kernel<F: Float>(
         if idx < comptime!(cfg.nb * cfg.nb) {
             let (i, k) = (idx / nb, idx % nb);
             let mut v = F::new(0.0);
-            if k <= i {
-                v = t[lb + i * sl.rs + k * sl.cs];
+            if k < i {
+                v = t[lb + i * sl.rs + k * sl.cs] / t[lb + k * (sl.rs + sl.cs)];
             }
-            l[i * ld + k] = v;
+            lt[k * ld + i] = v;
         }
     }
-    sync_cube();
     #[unroll(cfg.unroll)]
     for s in 0..comptime!(cfg.nb.div_ceil(cfg.units)) {
         let j = unit + s * units;
         if j < nb {
-            dinv[j] = F::new(1.0) / l[j * ld + j];
+            dinv[j] = F::new(1.0) / t[lb + j * (sl.rs + sl.cs)];
         }
     }
     sync_cube();
@@ -121,45 +128,31 @@ pub fn panel_solve_kernel<F: Float>(
         for c in 0..cw {
             let mut v = F::new(0.0);
             if live {
-                v = w[base + r * sa.rs + (q * cw + c) * sa.cs];
+                v = w[base + r * sa.rs + (c * g + q) * sa.cs];
             }
             a[c] = v;
         }
-        #[unroll]
-        for jb in 0..g {
-            // Uniform per row: lane jb solves its block.
-            if q == jb {
-                #[unroll(cfg.unroll)]
-                for c in 0..cw {
-                    let j = jb * cw + c;
-                    let x = a[c] * dinv[j];
-                    a[c] = x;
-                    #[unroll(cfg.unroll)]
-                    for c2 in 0..cw {
-                        if c2 > c {
-                            a[c2] -= x * l[(jb * cw + c2) * ld + j];
-                        }
-                    }
-                }
+        #[unroll(cfg.unroll)]
+        for j in 0..nb {
+            // y_j = x_j·l_jj: register j / g of lane j % g, final once column j comes.
+            let (o, c) = (j % g, j / g);
+            let mut y = a[c];
+            if comptime!(cfg.groups > 1) {
+                y = plane_shuffle(y, (first + o) as u32);
             }
-            // The block's solution to the lanes after it (every lane shuffles).
-            if comptime!(jb + 1 < g) {
-                #[unroll(cfg.unroll)]
-                for c in 0..cw {
-                    let x = plane_shuffle(a[c], (first + jb) as u32);
-                    if q > jb {
-                        #[unroll(cfg.unroll)]
-                        for c2 in 0..cw {
-                            a[c2] -= x * l[(q * cw + c2) * ld + jb * cw + c];
-                        }
-                    }
-                }
+            #[unroll(cfg.unroll)]
+            for c2 in 0..cw {
+                a[c2] -= y * lt[j * ld + c2 * g + q];
             }
+        }
+        #[unroll(cfg.unroll)]
+        for c in 0..cw {
+            a[c] *= dinv[c * g + q];
         }
         if live {
             #[unroll(cfg.unroll)]
             for c in 0..cw {
-                w[base + r * sa.rs + (q * cw + c) * sa.cs] = a[c];
+                w[base + r * sa.rs + (c * g + q) * sa.cs] = a[c];
             }
         }
     }
@@ -180,12 +173,12 @@ pub(crate) fn launch_panel_solve(ctx: &Ctx, a21: Operand, l11: Operand) -> bool 
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
     // SAFETY: the grid fits (potrf checked its order's grids before any launch). Each cube
     // reads L11's lower triangle (i, k) < (nb, nb) of its matrix into shared memory (indices
-    // below nb·(nb + 1) and nb), behind cube barriers reached by all its units (the early
+    // below nb·(nb + 1) and nb), behind a cube barrier reached by all its units (the early
     // exit is uniform per cube), and reads and writes only A21(r, c) with r < rows of its own
     // block of rows, c < nb, each element by one unit, which reads it before writing it; L11
-    // and A21 are disjoint (views checked by the public op, inside their buffers). Shuffles run on whole planes (units a multiple of the plane
-    // width on GPUs, every lane taking every shuffle; `groups` consecutive lanes per row
-    // inside one plane, checked by the config).
+    // and A21 are disjoint (views checked by the public op, inside their buffers). Shuffles
+    // run on whole planes (units a multiple of the plane width on GPUs, every lane taking
+    // every shuffle; `groups` consecutive lanes per row inside one plane, by construction).
     unsafe {
         panel_solve_kernel::launch_unchecked::<f32>(
             ctx.client,
