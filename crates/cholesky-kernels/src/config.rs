@@ -194,12 +194,13 @@ pub struct CholeskyParams {
     /// The diagonal blocks are factored without their inverses, the right-looking steps solve
     /// their panels by substitution from L11 (`potrf/panel_solve.rs`) instead of the TRSM GEMM
     /// with L11⁻¹, and where a TRSM of the recursion needs the inverses of a factored A11's
-    /// blocks, one launch forms them all first. Steps of one leaf only. `Some(true)` is
-    /// refused where `step` is not the leaf or the device cannot run the panel kernel;
-    /// `panel_mma` (which applies L11⁻¹) is then off. Default: on where it can run, unless
-    /// `panel_mma` is asked for (H100, session 50, ms, two rounds: potrf 4096 2.158 / 2.174
-    /// against 2.301 / 2.282 off; 1024 0.421 / 0.421 against 0.454 / 0.445; 16384 35.71 /
-    /// 35.92 against 36.53 / 36.24).
+    /// blocks, one launch forms them all first. Steps of one leaf only. `Some(true)` (single
+    /// matrices and batches) is refused where `step` is not the leaf or the device cannot run
+    /// the panel kernel; `panel_mma` (which applies L11⁻¹) is then off. Default: on for single
+    /// matrices where it can run, unless `panel_mma` is asked for (H100, session 50, ms:
+    /// potrf 4096 2.158 / 2.174 against 2.301 / 2.282 off, 1024 0.421 / 0.421 against
+    /// 0.454 / 0.445, 16384 35.71 / 35.92 against 36.53 / 36.24); off for batches, which were
+    /// slower with it ([`CholeskyLaunch::substitutes`]).
     pub step_substitution: Option<bool>,
     /// Order of the diagonal blocks that a triangular solve with at least this many
     /// right-hand sides inverts whole (doubling from the leaves' inverses:
@@ -752,8 +753,11 @@ pub struct CholeskyLaunch {
     pub fused_mma_rows: usize,
     /// [`CholeskyParams::panel_mma`].
     pub panel_mma: bool,
-    /// [`CholeskyParams::step_substitution`].
+    /// [`CholeskyParams::step_substitution`]: on for single matrices (see
+    /// [`Self::substitutes`]).
     pub step_substitution: bool,
+    /// ... and for batches too (asked for explicitly).
+    pub step_substitution_batched: bool,
     /// 0: off.
     pub inv_block: usize,
     /// `None`: the measured default of [`CholeskyLaunch::whole_order`].
@@ -908,6 +912,7 @@ impl CholeskyLaunch {
             fused_mma_rows: params.fused_mma_rows.unwrap_or(0),
             panel_mma,
             step_substitution,
+            step_substitution_batched: params.step_substitution == Some(true),
             gemm_big,
             big_from: params.big_from.unwrap_or(1024),
             big_min_k: params.big_min_k.unwrap_or(128),
@@ -927,6 +932,14 @@ impl CholeskyLaunch {
             solve_gemm,
             hw: *hw,
         })
+    }
+
+    /// Whether potrf over `batch` matrices factors its leaves without inverses and solves the
+    /// steps' panels by substitution ([`CholeskyParams::step_substitution`]): by default for a
+    /// single matrix only (batches were slower with it: H100, session 50, 64 × 1024² 2.094
+    /// against 1.952 ms, 256 × 256² 0.311 against 0.300).
+    pub fn substitutes(&self, batch: usize) -> bool {
+        self.step_substitution && (batch == 1 || self.step_substitution_batched)
     }
 
     /// The leaf for a batch of matrices of order n ≤ nb: the smallest of 8, 16, 32, … ≥ n.

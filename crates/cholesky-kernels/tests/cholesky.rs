@@ -120,7 +120,8 @@ pub fn sizes_straddle_thresholds(client: &Client) {
 /// count (the CPU runtime). Asserts the path is taken, then checks factors (sizes around the leaf
 /// multiples, a batch of mixed κ, the unread triangle poisoned), a failing pivot inside a
 /// fused block and after it, and the same matrices unfused; also with the blocks factored
-/// with their inverses and the panels solved by the TRSM GEMM (`step_substitution` off).
+/// without their inverses and the panels solved by substitution (`step_substitution`), and
+/// with it off.
 pub fn fused_syrk_leaf(client: &Client) {
     let hw = Hardware::of(client);
     let forced = |p: CholeskyParams| CholeskyParams {
@@ -218,8 +219,13 @@ pub fn fused_syrk_leaf(client: &Client) {
         ..fused
     };
     assert!(launch.fused_staged() && !launch.fused_c_first);
-    // The fused blocks factored with their inverses, the panels solved by the TRSM GEMM
-    // (the default solves them by substitution where the panel kernel runs).
+    // The fused blocks factored without their inverses, the panels solved by substitution
+    // (asked for: by default only single matrices, and this batch has three), and with
+    // their inverses, the panels solved by the TRSM GEMM.
+    let substitution = CholeskyParams {
+        step_substitution: Some(true),
+        ..fused
+    };
     let inverses = CholeskyParams {
         step_substitution: Some(false),
         ..fused
@@ -236,6 +242,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
+        ("substitution", substitution),
         ("inverses", inverses),
     ]
     .into_iter()
@@ -264,6 +271,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged", staged),
         ("not staged", not_staged),
         ("staged, C late", staged_late),
+        ("substitution", substitution),
         ("inverses", inverses),
     ] {
         failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
@@ -401,7 +409,7 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
 /// mixed with the recursion above cutoffs, halves all the way, small leaves, lower and upper,
 /// a batch of mixed κ with the unread triangle poisoned; failing pivots; and stepping with
 /// it off. (`fused_syrk_leaf` runs it fused.) Refused with steps of several leaves; `panel_mma`
-/// stands down under it. On by default where the panel kernel runs.
+/// stands down under it. On by default for single matrices where the panel kernel runs.
 pub fn step_substitution(client: &Client) {
     let hw = Hardware::of(client);
     let base = CholeskyParams {
@@ -409,7 +417,7 @@ pub fn step_substitution(client: &Client) {
         ..CholeskyParams::default()
     };
     let launch = CholeskyLaunch::new(&hw, &base).expect("step_substitution refused");
-    assert!(launch.step_substitution && !launch.panel_mma);
+    assert!(launch.substitutes(1) && launch.substitutes(3) && !launch.panel_mma);
     let nb = launch.leaf.nb;
     let several = CholeskyParams {
         step: Some(2 * nb),
@@ -419,19 +427,20 @@ pub fn step_substitution(client: &Client) {
         CholeskyLaunch::new(&hw, &several).is_none(),
         "steps of two leaves"
     );
-    // The default wherever the panel kernel runs and steps are one leaf; an explicit
-    // `panel_mma` keeps the inverses.
+    // The default for single matrices wherever the panel kernel runs and steps are one leaf;
+    // an explicit `panel_mma` keeps the inverses.
     let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
     assert_eq!(
-        def.step_substitution,
+        def.substitutes(1),
         def.step == def.leaf.nb && PanelSolveConfig::new(&hw, def.leaf.nb).is_some()
     );
+    assert!(!def.substitutes(3), "batches keep the inverses by default");
     let mma = CholeskyParams {
         panel_mma: Some(true),
         ..CholeskyParams::default()
     };
     if let Some(l) = CholeskyLaunch::new(&hw, &mma) {
-        assert!(l.panel_mma && !l.step_substitution);
+        assert!(l.panel_mma && !l.substitutes(1));
     }
     // The same stepping with the inverses and the TRSM GEMM, for comparison.
     let inverses = CholeskyParams {
@@ -441,7 +450,7 @@ pub fn step_substitution(client: &Client) {
     assert!(
         !CholeskyLaunch::new(&hw, &inverses)
             .expect("launch")
-            .step_substitution
+            .substitutes(1)
     );
     for (what, p) in [
         ("steps", base),

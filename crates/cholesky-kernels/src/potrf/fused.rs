@@ -523,7 +523,7 @@ pub(crate) fn launch_syrk_leaf(
     // The block's inverse only where the steps' panels apply it.
     let op = SYRK_OP;
     let stage = LeafStage {
-        invert: !ctx.launch.step_substitution,
+        invert: !ctx.launch.substitutes(ctx.batch),
         ..SYRK_LEAF_STAGE
     };
     // The update cubes on tensor cores where asked and the tile, K and A's rows suit them.

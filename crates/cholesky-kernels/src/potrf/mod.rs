@@ -14,7 +14,7 @@
 //! instead of chains of small ones). The leaves run `blocked.rs` (default) or `leaf.rs`; for a
 //! single matrix a step's SYRK and the next leaf are one launch (`fused.rs`); a step's panel
 //! solve runs, with leaves factored without their inverses, by substitution from L11
-//! (`panel_solve.rs`, `CholeskyParams::step_substitution`, the default where it runs; the
+//! (`panel_solve.rs`, `CholeskyParams::step_substitution`, the default for single matrices; the
 //! inverses a TRSM of the recursion needs are then formed in one launch after its A11), or
 //! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
@@ -241,7 +241,7 @@ fn potrf_rec(
 ) {
     let s = w.view.rows;
     let nb = ctx.launch.leaf.nb;
-    let subst = ctx.launch.step_substitution;
+    let subst = ctx.launch.substitutes(ctx.batch);
     if s <= nb {
         if leaf_done {
             return;

@@ -2,20 +2,20 @@
 //! place, each row x of A21 solving x·L11ᵀ = a forward over the columns:
 //! x_j = (a_j − Σ_{t<j} x_t·l_jt) / l_jj. With [`crate::CholeskyParams::step_substitution`]
 //! the steps' leaves skip their inverses and this kernel replaces the TRSM GEMM that applied
-//! them (H100, session 50, potrf 4096: fused steps ~22 µs at the floor against ~24, this
-//! kernel 6.6 µs against the GEMM's ~5.5).
+//! them (H100, session 50, potrf 4096: this kernel 6.3–7.3 µs a step against the GEMM's
+//! ~5.5; the fused steps without the inverse ~2 µs shorter at the floor).
 //!
-//! Storage: L11's strictly lower part with each column j divided by l_jj, l_rj / l_jj, staged
-//! in shared memory transposed, `lt[j][·]` holding column j (zeros on and above the
-//! diagonal), with the reciprocals of L11's diagonal. A cube
+//! Storage: L11's strictly lower part staged in shared memory transposed, `lt[j][·]` holding
+//! column j (zeros on and above the diagonal), with the reciprocals of its diagonal. A cube
 //! takes `rows` rows of A21; the units of a row are `groups` consecutive lanes of one plane,
 //! lane q holding the row's columns q, q + g, q + 2g, … (g = groups) in registers, so a
-//! column's entries for the g lanes are g consecutive words of `lt`. The lanes carry
-//! y = x·diag(L11) (x_j = y_j / l_jj): column j's lane holds y_j once the columns before it are
-//! removed; a shuffle gives it to the row's lanes, and each removes y_j·l_rj / l_jj from its
-//! columns r (zero for r ≤ j): one shuffle and cw = nb / g multiply-adds per column and lane,
-//! with no scaling on the chain. Each lane scales its own entries by 1/l_jj at the end. Rows
-//! past A21's last are zeros and are not stored.
+//! column's entries for the g lanes are g consecutive words of `lt`. Column j: its lane
+//! scales its entry by 1/l_jj, a shuffle gives x_j to the row's lanes, and each removes
+//! x_j·l_rj from its columns r (zero for r ≤ j, so no lane tests which columns are past its
+//! own): one shuffle and cw = nb / g multiply-adds per column and lane. Rows past A21's last
+//! are zeros and are not stored. (Carrying x·diag(L11) instead, with L11's columns divided by
+//! their pivots when staged, took the multiply off the chain but the divisions made the
+//! launch ~1 µs slower: H100, session 50.)
 use crate::Ctx;
 use cubecl::prelude::*;
 use linalg_common::gemm::{Operand, Strides, batch_grid};
@@ -102,7 +102,7 @@ pub fn panel_solve_kernel<F: Float>(
             let (i, k) = (idx / nb, idx % nb);
             let mut v = F::new(0.0);
             if k < i {
-                v = t[lb + i * sl.rs + k * sl.cs] / t[lb + k * (sl.rs + sl.cs)];
+                v = t[lb + i * sl.rs + k * sl.cs];
             }
             lt[k * ld + i] = v;
         }
@@ -134,20 +134,21 @@ pub fn panel_solve_kernel<F: Float>(
         }
         #[unroll(cfg.unroll)]
         for j in 0..nb {
-            // y_j = x_j·l_jj: register j / g of lane j % g, final once column j comes.
+            // Column j is register j / g of lane j % g; its lane's value is final now.
             let (o, c) = (j % g, j / g);
-            let mut y = a[c];
+            let mut x = a[c] * dinv[j];
             if comptime!(cfg.groups > 1) {
-                y = plane_shuffle(y, (first + o) as u32);
+                x = plane_shuffle(x, (first + o) as u32);
+                if q == o {
+                    a[c] = x;
+                }
+            } else {
+                a[c] = x;
             }
             #[unroll(cfg.unroll)]
             for c2 in 0..cw {
-                a[c2] -= y * lt[j * ld + c2 * g + q];
+                a[c2] -= x * lt[j * ld + c2 * g + q];
             }
-        }
-        #[unroll(cfg.unroll)]
-        for c in 0..cw {
-            a[c] *= dinv[c * g + q];
         }
         if live {
             #[unroll(cfg.unroll)]
