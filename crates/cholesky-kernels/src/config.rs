@@ -756,7 +756,7 @@ pub struct CholeskyLaunch {
     /// [`CholeskyParams::step_substitution`]: on for single matrices (see
     /// [`Self::substitutes`]).
     pub step_substitution: bool,
-    /// ... and for batches too (asked for explicitly).
+    /// `step_substitution` for batches too (asked for as `Some(true)`).
     pub step_substitution_batched: bool,
     /// 0: off.
     pub inv_block: usize,
