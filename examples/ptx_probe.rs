@@ -131,11 +131,12 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early] [mma [leaf]]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // `fused [M] [global|early] [mma [leaf]] [subst]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
     // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
     // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
     // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
-    // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too.
+    // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too;
+    // `subst`: the block factored without its inverse (a single matrix's default stage).
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         let global = args.iter().any(|a| a == "global");
@@ -172,7 +173,10 @@ fn main() {
                 a_col_major: false,
                 b_col_major: true,
             },
-            SYRK_LEAF_STAGE,
+            cholesky_kernels::LeafStage {
+                invert: !args.iter().any(|a| a == "subst"),
+                ..SYRK_LEAF_STAGE
+            },
             !global && launch.fused_staged(),
             early || launch.fused_c_first,
             true,

@@ -88,12 +88,15 @@ pub struct Bench<'a> {
     pub chol_batched_leaf: Option<cholesky_kernels::BatchedLeaf>,
     /// `--potrf-step-substitution on|off`.
     pub chol_step_substitution: Option<bool>,
+    /// `--potrf-leaf-plane on|off`.
+    pub chol_leaf_plane: Option<bool>,
 }
 
 impl Bench<'_> {
     /// The Cholesky rows' parameters: the defaults, with `--chol-big-gemm`'s kernel,
     /// `--potrf-staged`, `--potrf-c-first`, `--potrf-fused-mma`, `--potrf-fused-mma-rows` and
-    /// `--potrf-panel-mma`, `--potrf-batched-leaf` and `--potrf-step-substitution`.
+    /// `--potrf-panel-mma`, `--potrf-batched-leaf`, `--potrf-step-substitution` and
+    /// `--potrf-leaf-plane`.
     fn chol_params(&self) -> CholeskyParams {
         CholeskyParams {
             gemm_big: self.chol_big_gemm,
@@ -105,6 +108,7 @@ impl Bench<'_> {
             panel_mma: self.chol_panel_mma,
             batched_leaf: self.chol_batched_leaf,
             step_substitution: self.chol_step_substitution,
+            leaf_plane: self.chol_leaf_plane,
             ..CholeskyParams::default()
         }
     }

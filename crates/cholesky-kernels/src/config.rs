@@ -130,6 +130,14 @@ pub struct CholeskyParams {
     /// unit's serial loop (unmeasured there) and lavapipe's shader compiles take longer
     /// (its Cholesky suite 294 → 506 s).
     pub leaf_lookahead: Option<bool>,
+    /// The blocked diagonal-block kernel's blocks that are factored without their inverses
+    /// (the leaves of [`Self::step_substitution`]) run on its first plane alone, as two halves
+    /// of nb/2 (leaves of 16, 32 or 64): POTRF of the leading half, the rows below it solved
+    /// by substitution, their SYRK into the trailing half and its POTRF, every value in
+    /// registers and passed between lanes by shuffles — no cube barrier between columns.
+    /// `Some(true)` is refused for other leaves; other stages keep the sub-block phases.
+    /// Default: on.
+    pub leaf_plane: Option<bool>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
     /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
@@ -591,6 +599,8 @@ pub struct BlockedLeafConfig {
     /// Factor sub-block J + 1 (plane 0) during sub-block J's trailing update (the other units,
     /// as an [`Self::s_gy`] × [`Self::s_gx`] grid).
     pub lookahead: bool,
+    /// Factor-only blocks by plane 0 alone, in two halves ([`CholeskyParams::leaf_plane`]).
+    pub plane_factor: bool,
 }
 
 impl BlockedLeafConfig {
@@ -632,6 +642,7 @@ impl BlockedLeafConfig {
             ku,
             unroll: gpu,
             lookahead: false,
+            plane_factor: false,
         };
         // The look-ahead needs units besides plane 0 for the update; else it stands down.
         let cfg = Self {
@@ -648,6 +659,25 @@ impl BlockedLeafConfig {
             && cfg.units() <= hw.max_units_per_cube
             && cfg.shared_bytes() <= hw.max_shared_bytes;
         ok.then_some(cfg)
+    }
+
+    /// Whether plane 0 alone can factor blocks of order nb: two halves of 8, 16 or 32.
+    pub fn plane_fits(nb: usize) -> bool {
+        matches!(nb, 16 | 32 | 64)
+    }
+
+    /// With [`Self::plane_factor`] where `on` and the block order allows it.
+    pub fn with_plane_factor(self, on: bool) -> Self {
+        Self {
+            plane_factor: on && Self::plane_fits(self.nb),
+            ..self
+        }
+    }
+
+    /// Lanes of plane 0 that hold rows of a half block in the plane path (nb/2 / lanes rows
+    /// each; lanes past it mirror them).
+    pub fn plane_lanes(&self) -> usize {
+        self.plane.min(self.nb / 2)
     }
 
     /// Sub-block order when none is given: 16, or 8 when nb is not a multiple of 16.
@@ -733,6 +763,8 @@ pub struct CholeskyLaunch {
     pub leaf_sub: Option<usize>,
     pub leaf_unroll: Option<usize>,
     pub leaf_lookahead: bool,
+    /// [`CholeskyParams::leaf_plane`].
+    pub leaf_plane: bool,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
     pub trsv_chain: bool,
@@ -886,6 +918,9 @@ impl CholeskyLaunch {
         if fused_mma_leaf && !fused_mma {
             return None;
         }
+        if params.leaf_plane == Some(true) && !BlockedLeafConfig::plane_fits(nb) {
+            return None;
+        }
         let subst_fits = step == nb && crate::potrf::PanelSolveConfig::new(hw, nb).is_some();
         let step_substitution = match params.step_substitution {
             Some(true) if !subst_fits => return None,
@@ -925,6 +960,7 @@ impl CholeskyLaunch {
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
             leaf_lookahead: params.leaf_lookahead.unwrap_or(hw.plane_ops),
+            leaf_plane: params.leaf_plane.unwrap_or(true),
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -966,6 +1002,7 @@ impl CholeskyLaunch {
                     .leaf_unroll
                     .or((shared && self.hw.max_units_per_cube >= 256).then_some(sub / 2));
                 BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub, ku, self.leaf_lookahead)
+                    .map(|b| b.with_plane_factor(self.leaf_plane))
             }
             LeafKernel::Steps => None,
         }

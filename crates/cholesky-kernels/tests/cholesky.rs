@@ -230,6 +230,19 @@ pub fn fused_syrk_leaf(client: &Client) {
         step_substitution: Some(false),
         ..fused
     };
+    // The blocks without inverses factored by plane 0 alone in two halves (the default), and
+    // by the sub-block phases with the look-ahead.
+    let substitution_phases = CholeskyParams {
+        leaf_plane: Some(false),
+        leaf_lookahead: Some(true),
+        ..substitution
+    };
+    assert!(
+        CholeskyLaunch::new(&hw, &substitution)
+            .expect("launch")
+            .blocked_for(&launch.leaf, false)
+            .is_none_or(|b| b.plane_factor == BlockedLeafConfig::plane_fits(nb))
+    );
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
     // default's) runs once.
     let mut seen = Vec::new();
@@ -243,6 +256,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("not staged", not_staged),
         ("staged, C late", staged_late),
         ("substitution", substitution),
+        ("substitution, sub-block phases", substitution_phases),
         ("inverses", inverses),
     ]
     .into_iter()
@@ -272,6 +286,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("not staged", not_staged),
         ("staged, C late", staged_late),
         ("substitution", substitution),
+        ("substitution, sub-block phases", substitution_phases),
         ("inverses", inverses),
     ] {
         failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
@@ -2074,21 +2089,60 @@ fn gemm_case(
 /// Both diagonal-block kernels at leaves of 8, 24 (sub-blocks of 8), 48, 64 and 128 (sub-blocks
 /// of 16; 64 and 128 where shared memory allows): factors of orders around one, two and three leaves (ragged last blocks), failures at
 /// pivots inside and at the edges of sub-blocks, and the invert-only stage through
-/// solve_triangular (unit and non-unit diagonal).
+/// solve_triangular (unit and non-unit diagonal). With `step_substitution` the leaves are
+/// factored without their inverses: at leaves of 16 and 64 by plane 0 alone in two halves
+/// (`leaf_plane`, the default), and at 64 by the sub-block phases (`leaf_plane` off).
 pub fn leaf_kernels(client: &Client) {
-    for (kernel, sub, ku, la) in [
-        (LeafKernel::Blocked, None, None, false),
-        (LeafKernel::Steps, None, None, false),
-        (LeafKernel::Blocked, Some(8), None, false),
-        (LeafKernel::Blocked, Some(32), None, false),
-        // Cube-wide phases in trips of 4 and of 1 K step.
-        (LeafKernel::Blocked, None, Some(4), false),
-        (LeafKernel::Blocked, Some(8), Some(1), false),
-        // The look-ahead of one sub-block (`leaf_lookahead`).
-        (LeafKernel::Blocked, None, None, true),
-        (LeafKernel::Blocked, Some(8), Some(4), true),
+    // The plane path asked for at a leaf without halves of 8, 16 or 32 is refused.
+    let hw = Hardware::of(client);
+    for (leaf, fits) in [
+        (8, false),
+        (16, true),
+        (24, false),
+        (64, true),
+        (128, false),
     ] {
-        for leaf in [8usize, 24, 48, 64, 128] {
+        let p = CholeskyParams {
+            leaf: Some(leaf),
+            leaf_plane: Some(true),
+            ..CholeskyParams::default()
+        };
+        assert_eq!(BlockedLeafConfig::plane_fits(leaf), fits);
+        if !fits {
+            assert!(
+                CholeskyLaunch::new(&hw, &p).is_none(),
+                "plane path at {leaf}"
+            );
+        }
+    }
+    for (kernel, sub, ku, la, subst, plane) in [
+        (LeafKernel::Blocked, None, None, false, None, None),
+        (LeafKernel::Steps, None, None, false, None, None),
+        (LeafKernel::Blocked, Some(8), None, false, None, None),
+        (LeafKernel::Blocked, Some(32), None, false, None, None),
+        // Cube-wide phases in trips of 4 and of 1 K step.
+        (LeafKernel::Blocked, None, Some(4), false, None, None),
+        (LeafKernel::Blocked, Some(8), Some(1), false, None, None),
+        // The look-ahead of one sub-block (`leaf_lookahead`).
+        (LeafKernel::Blocked, None, None, true, None, None),
+        (LeafKernel::Blocked, Some(8), Some(4), true, None, None),
+        // Factor-only leaves: the plane path, and the sub-block phases with the look-ahead.
+        (LeafKernel::Blocked, None, None, false, Some(true), None),
+        (
+            LeafKernel::Blocked,
+            None,
+            None,
+            true,
+            Some(true),
+            Some(false),
+        ),
+    ] {
+        let leaves: &[usize] = match (subst, plane) {
+            (None, _) => &[8, 24, 48, 64, 128],
+            (Some(_), Some(false)) => &[64],
+            (Some(_), _) => &[16, 64],
+        };
+        for &leaf in leaves {
             if sub.is_some_and(|s| leaf % s != 0) {
                 continue;
             }
@@ -2105,6 +2159,8 @@ pub fn leaf_kernels(client: &Client) {
                 leaf_unroll: ku,
                 leaf_lookahead: Some(la),
                 batched_leaf: Some(BatchedLeaf::Tiled),
+                step_substitution: subst,
+                leaf_plane: plane,
                 ..CholeskyParams::default()
             };
             let hw = Hardware::of(client);
@@ -2123,16 +2179,22 @@ pub fn leaf_kernels(client: &Client) {
                 kernel == LeafKernel::Blocked
                     && BlockedLeafConfig::new(&hw, leaf, sub, ku, la).is_some()
             );
-            // The look-ahead runs wherever the cube has units besides plane 0.
+            // The look-ahead runs wherever the cube has units besides plane 0; the plane path
+            // wherever the leaf has two halves of 8, 16 or 32 (unless turned off).
             if let Some(b) = blocked {
                 assert_eq!(b.lookahead, la && b.units() > b.plane);
+                assert_eq!(
+                    b.plane_factor,
+                    plane != Some(false) && BlockedLeafConfig::plane_fits(leaf)
+                );
             }
             let blocked = blocked.is_some();
             assert!(
                 kernel == LeafKernel::Steps || leaf <= 48 || blocked || hw.max_shared_bytes < 65536
             );
             let what = format!(
-                "{kernel:?} sub {sub:?} ku {ku:?} look-ahead {la} leaf {leaf} (blocked kernel: {blocked})"
+                "{kernel:?} sub {sub:?} ku {ku:?} look-ahead {la} substitution {subst:?} plane \
+                 {plane:?} leaf {leaf} (blocked kernel: {blocked})"
             );
             for n in [leaf - 1, leaf, leaf + 1, 2 * leaf + 5] {
                 for upper in [false, true] {
@@ -2143,13 +2205,15 @@ pub fn leaf_kernels(client: &Client) {
                     check_factor(&clean, &out.l, &out.info, 2, n, upper, &what);
                 }
             }
-            // Failing pivots: the first of a sub-block, inside one, the last of the leaf.
+            // Failing pivots: the first of a sub-block (and of the plane path's second half),
+            // inside one, the last of the leaf.
             let n = leaf + 3;
             let pivots = [
                 None,
                 Some(0),
                 Some(7),
                 Some(8),
+                Some(leaf / 2),
                 Some(leaf / 2 + 1),
                 Some(leaf - 1),
                 Some(leaf + 2),

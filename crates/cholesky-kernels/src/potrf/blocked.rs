@@ -186,225 +186,234 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     }
     sync_cube();
 
-    let nbp = nblk * sub;
     let mut failed = 0u32;
-    let mut jb = 0usize;
-    // The look-ahead (factor only): plane 0 factors sub-block 0 here, and sub-block J + 1
-    // during J's trailing update (phase S below), which the other units run on their grid.
-    let la = comptime!(cfg.lookahead && stage.factor);
-    let plane = comptime!(cfg.plane);
-    let sbase = comptime!(if cfg.lookahead && stage.factor {
-        cfg.plane
-    } else {
-        0
-    });
-    let (sgy, sgx) = comptime!((cfg.s_gy(), cfg.s_gx()));
-    let srt = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.s_gy()));
-    let sst = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.s_gx()));
-    let sct = comptime!(cfg.sub / cfg.s_gx());
-    if comptime!(la) {
-        if nblk > 0 {
-            if unit < plane {
-                diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, 0usize, cfg, stage, false);
-            }
-            sync_cube();
-            failed = fsh[0];
-            if failed != 0 {
-                jb = nblk;
-            }
-        }
-    }
-    while jb < nblk {
-        let c0 = jb * sub;
-        let r0 = c0 + sub;
-        // F: plane 0 factors and inverts the diagonal sub-block (uniform per plane).
-        if comptime!(!la) {
-            if unit < plane {
-                diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, c0, cfg, stage, false);
-            }
-            sync_cube();
-            failed = fsh[0];
-            if failed != 0 {
-                break;
-            }
-        }
-        // T: the panel below, L_IJ = A_IJ·D_Jᵀ (D_J lower, zeros above). Each unit's rows
-        // share the loads of D_J.
-        if comptime!(stage.factor) {
-            let mut acc = Array::<F>::new(comptime!(rt * ct));
-            #[unroll(cfg.unroll)]
-            for e in 0..comptime!(rt * ct) {
-                acc[e] = F::new(0.0);
-            }
-            // Trips of `ku` steps: the steps of one trip share their loads' latency; fewer
-            // steps per trip keep fewer loads in registers.
-            #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
-            for t0 in 0..comptime!(cfg.sub / cfg.ku) {
-                #[unroll(cfg.unroll)]
-                for tt in 0..comptime!(cfg.ku) {
-                    let t = t0 * comptime!(cfg.ku) + tt;
-                    #[unroll(cfg.unroll)]
-                    for bc in 0..ct {
-                        let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
-                        #[unroll(cfg.unroll)]
-                        for ar in 0..rt {
-                            // Rows past the block are clamped into it (masked below).
-                            let ai = a[min(r0 + ty + ar * gy, comptime!(nb - 1)) * ld + c0 + t];
-                            acc[ar * ct + bc] += ai * d;
-                        }
-                    }
-                }
-            }
-            #[unroll(cfg.unroll)]
-            for ar in 0..rt {
-                let i = r0 + ty + ar * gy;
-                if i < nbp {
-                    #[unroll(cfg.unroll)]
-                    for bc in 0..ct {
-                        pan[i * pld + tx + bc * gx] = acc[ar * ct + bc];
-                    }
-                }
-            }
-        }
-        // W = Σ_{M<J} L_JM·X_MK for the columns k < c0 of X (X lower: the m < k terms are 0).
-        // Each unit's columns share the loads of L_J·.
-        if comptime!(stage.invert) {
-            let mut acc = Array::<F>::new(comptime!(rt * ct));
-            #[unroll(cfg.unroll)]
-            for e in 0..comptime!(rt * ct) {
-                acc[e] = F::new(0.0);
-            }
-            for m in 0..c0 {
-                #[unroll(cfg.unroll)]
-                for bc in 0..ct {
-                    let lv = a[(c0 + tx + bc * gx) * ld + m];
-                    #[unroll(cfg.unroll)]
-                    for ak in 0..rt {
-                        let xv = x[m * ld + min(ty + ak * gy, comptime!(nb - 1))];
-                        acc[ak * ct + bc] += lv * xv;
-                    }
-                }
-            }
-            #[unroll(cfg.unroll)]
-            for ak in 0..rt {
-                let k = ty + ak * gy;
-                if k < c0 {
-                    #[unroll(cfg.unroll)]
-                    for bc in 0..ct {
-                        w[(tx + bc * gx) * ld + k] = acc[ak * ct + bc];
-                    }
-                }
-            }
+    if comptime!(cfg.plane_factor && stage.factor && !stage.invert) {
+        // Plane 0 factors the whole block (the other units wait for it at the barrier).
+        if unit < comptime!(cfg.plane) {
+            plane_factor::<F>(a, &mut fsh, unit, cfg);
         }
         sync_cube();
-        // S: the trailing lower triangle, and the panel into `a` (rows of `pan` past nbp hold
-        // garbage that only masked elements use); X_JK. With the look-ahead plane 0 instead
-        // updates sub-block J + 1 with this panel and factors it, and the other units (an
-        // s_gy × s_gx grid) leave that sub-block out.
-        let mut in_s = true;
+        failed = fsh[0];
+    } else {
+        let nbp = nblk * sub;
+        let mut jb = 0usize;
+        // The look-ahead (factor only): plane 0 factors sub-block 0 here, and sub-block J + 1
+        // during J's trailing update (phase S below), which the other units run on their grid.
+        let la = comptime!(cfg.lookahead && stage.factor);
+        let plane = comptime!(cfg.plane);
+        let sbase = comptime!(if cfg.lookahead && stage.factor {
+            cfg.plane
+        } else {
+            0
+        });
+        let (sgy, sgx) = comptime!((cfg.s_gy(), cfg.s_gx()));
+        let srt = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.s_gy()));
+        let sst = comptime!((cfg.nb - cfg.sub).div_ceil(cfg.s_gx()));
+        let sct = comptime!(cfg.sub / cfg.s_gx());
         if comptime!(la) {
-            in_s = unit >= plane;
-            if !in_s && jb + 1 < nblk {
-                diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, r0, cfg, stage, true);
+            if nblk > 0 {
+                if unit < plane {
+                    diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, 0usize, cfg, stage, false);
+                }
+                sync_cube();
+                failed = fsh[0];
+                if failed != 0 {
+                    jb = nblk;
+                }
             }
         }
-        let su = max(unit, sbase) - sbase;
-        let sy = su / sgx;
-        let sx = su % sgx;
-        if in_s && su < comptime!(cfg.s_gy() * cfg.s_gx()) {
+        while jb < nblk {
+            let c0 = jb * sub;
+            let r0 = c0 + sub;
+            // F: plane 0 factors and inverts the diagonal sub-block (uniform per plane).
+            if comptime!(!la) {
+                if unit < plane {
+                    diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, c0, cfg, stage, false);
+                }
+                sync_cube();
+                failed = fsh[0];
+                if failed != 0 {
+                    break;
+                }
+            }
+            // T: the panel below, L_IJ = A_IJ·D_Jᵀ (D_J lower, zeros above). Each unit's rows
+            // share the loads of D_J.
             if comptime!(stage.factor) {
-                let mut acc = Array::<F>::new(comptime!(srt * sst));
+                let mut acc = Array::<F>::new(comptime!(rt * ct));
                 #[unroll(cfg.unroll)]
-                for e in 0..comptime!(srt * sst) {
+                for e in 0..comptime!(rt * ct) {
                     acc[e] = F::new(0.0);
                 }
-                // In trips of `ku` steps, as in T.
+                // Trips of `ku` steps: the steps of one trip share their loads' latency; fewer
+                // steps per trip keep fewer loads in registers.
                 #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
                 for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                     #[unroll(cfg.unroll)]
                     for tt in 0..comptime!(cfg.ku) {
                         let t = t0 * comptime!(cfg.ku) + tt;
                         #[unroll(cfg.unroll)]
-                        for ar in 0..srt {
-                            let pi = pan[(r0 + sy + ar * sgy) * pld + t];
+                        for bc in 0..ct {
+                            let d = x[(c0 + tx + bc * gx) * ld + c0 + t];
                             #[unroll(cfg.unroll)]
-                            for bk in 0..sst {
-                                let pk = pan[(r0 + sx + bk * sgx) * pld + t];
-                                acc[ar * sst + bk] += pi * pk;
+                            for ar in 0..rt {
+                                // Rows past the block are clamped into it (masked below).
+                                let ai = a[min(r0 + ty + ar * gy, comptime!(nb - 1)) * ld + c0 + t];
+                                acc[ar * ct + bc] += ai * d;
                             }
                         }
                     }
                 }
                 #[unroll(cfg.unroll)]
-                for ar in 0..srt {
-                    let i = r0 + sy + ar * sgy;
-                    // With the look-ahead, rows of sub-block J + 1 (whose k ≤ i lie in it)
-                    // are plane 0's.
-                    let mine = !comptime!(la) || i >= r0 + sub;
-                    #[unroll(cfg.unroll)]
-                    for bk in 0..sst {
-                        let k = r0 + sx + bk * sgx;
-                        if i < nbp && k <= i && mine {
-                            a[i * ld + k] -= acc[ar * sst + bk];
-                        }
-                    }
-                }
-                #[unroll(cfg.unroll)]
-                for ar in 0..srt {
-                    let i = r0 + sy + ar * sgy;
+                for ar in 0..rt {
+                    let i = r0 + ty + ar * gy;
                     if i < nbp {
                         #[unroll(cfg.unroll)]
-                        for bc in 0..sct {
-                            let c = sx + bc * sgx;
-                            a[i * ld + c0 + c] = pan[i * pld + c];
+                        for bc in 0..ct {
+                            pan[i * pld + tx + bc * gx] = acc[ar * ct + bc];
                         }
                     }
                 }
             }
-            // X_JK = −D_J·W (D_J lower, zeros above).
+            // W = Σ_{M<J} L_JM·X_MK for the columns k < c0 of X (X lower: the m < k terms are 0).
+            // Each unit's columns share the loads of L_J·.
             if comptime!(stage.invert) {
-                let mut acc = Array::<F>::new(comptime!(srt * sct));
+                let mut acc = Array::<F>::new(comptime!(rt * ct));
                 #[unroll(cfg.unroll)]
-                for e in 0..comptime!(srt * sct) {
+                for e in 0..comptime!(rt * ct) {
                     acc[e] = F::new(0.0);
                 }
-                // In trips of `ku` steps, as in T.
-                #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
-                for t0 in 0..comptime!(cfg.sub / cfg.ku) {
+                for m in 0..c0 {
                     #[unroll(cfg.unroll)]
-                    for tt in 0..comptime!(cfg.ku) {
-                        let t = t0 * comptime!(cfg.ku) + tt;
+                    for bc in 0..ct {
+                        let lv = a[(c0 + tx + bc * gx) * ld + m];
                         #[unroll(cfg.unroll)]
-                        for bc in 0..sct {
-                            let d = x[(c0 + sx + bc * sgx) * ld + c0 + t];
+                        for ak in 0..rt {
+                            let xv = x[m * ld + min(ty + ak * gy, comptime!(nb - 1))];
+                            acc[ak * ct + bc] += lv * xv;
+                        }
+                    }
+                }
+                #[unroll(cfg.unroll)]
+                for ak in 0..rt {
+                    let k = ty + ak * gy;
+                    if k < c0 {
+                        #[unroll(cfg.unroll)]
+                        for bc in 0..ct {
+                            w[(tx + bc * gx) * ld + k] = acc[ak * ct + bc];
+                        }
+                    }
+                }
+            }
+            sync_cube();
+            // S: the trailing lower triangle, and the panel into `a` (rows of `pan` past nbp hold
+            // garbage that only masked elements use); X_JK. With the look-ahead plane 0 instead
+            // updates sub-block J + 1 with this panel and factors it, and the other units (an
+            // s_gy × s_gx grid) leave that sub-block out.
+            let mut in_s = true;
+            if comptime!(la) {
+                in_s = unit >= plane;
+                if !in_s && jb + 1 < nblk {
+                    diag_sub::<F>(a, &mut x, &mut fsh, &pan, unit, r0, cfg, stage, true);
+                }
+            }
+            let su = max(unit, sbase) - sbase;
+            let sy = su / sgx;
+            let sx = su % sgx;
+            if in_s && su < comptime!(cfg.s_gy() * cfg.s_gx()) {
+                if comptime!(stage.factor) {
+                    let mut acc = Array::<F>::new(comptime!(srt * sst));
+                    #[unroll(cfg.unroll)]
+                    for e in 0..comptime!(srt * sst) {
+                        acc[e] = F::new(0.0);
+                    }
+                    // In trips of `ku` steps, as in T.
+                    #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
+                    for t0 in 0..comptime!(cfg.sub / cfg.ku) {
+                        #[unroll(cfg.unroll)]
+                        for tt in 0..comptime!(cfg.ku) {
+                            let t = t0 * comptime!(cfg.ku) + tt;
                             #[unroll(cfg.unroll)]
-                            for ak in 0..srt {
-                                let wv = w[t * ld + min(sy + ak * sgy, comptime!(nb - 1))];
-                                acc[ak * sct + bc] += d * wv;
+                            for ar in 0..srt {
+                                let pi = pan[(r0 + sy + ar * sgy) * pld + t];
+                                #[unroll(cfg.unroll)]
+                                for bk in 0..sst {
+                                    let pk = pan[(r0 + sx + bk * sgx) * pld + t];
+                                    acc[ar * sst + bk] += pi * pk;
+                                }
+                            }
+                        }
+                    }
+                    #[unroll(cfg.unroll)]
+                    for ar in 0..srt {
+                        let i = r0 + sy + ar * sgy;
+                        // With the look-ahead, rows of sub-block J + 1 (whose k ≤ i lie in it)
+                        // are plane 0's.
+                        let mine = !comptime!(la) || i >= r0 + sub;
+                        #[unroll(cfg.unroll)]
+                        for bk in 0..sst {
+                            let k = r0 + sx + bk * sgx;
+                            if i < nbp && k <= i && mine {
+                                a[i * ld + k] -= acc[ar * sst + bk];
+                            }
+                        }
+                    }
+                    #[unroll(cfg.unroll)]
+                    for ar in 0..srt {
+                        let i = r0 + sy + ar * sgy;
+                        if i < nbp {
+                            #[unroll(cfg.unroll)]
+                            for bc in 0..sct {
+                                let c = sx + bc * sgx;
+                                a[i * ld + c0 + c] = pan[i * pld + c];
                             }
                         }
                     }
                 }
-                #[unroll(cfg.unroll)]
-                for ak in 0..srt {
-                    let k = sy + ak * sgy;
-                    if k < c0 {
+                // X_JK = −D_J·W (D_J lower, zeros above).
+                if comptime!(stage.invert) {
+                    let mut acc = Array::<F>::new(comptime!(srt * sct));
+                    #[unroll(cfg.unroll)]
+                    for e in 0..comptime!(srt * sct) {
+                        acc[e] = F::new(0.0);
+                    }
+                    // In trips of `ku` steps, as in T.
+                    #[unroll(comptime!(cfg.unroll && cfg.ku == cfg.sub))]
+                    for t0 in 0..comptime!(cfg.sub / cfg.ku) {
                         #[unroll(cfg.unroll)]
-                        for bc in 0..sct {
-                            x[(c0 + sx + bc * sgx) * ld + k] = -acc[ak * sct + bc];
+                        for tt in 0..comptime!(cfg.ku) {
+                            let t = t0 * comptime!(cfg.ku) + tt;
+                            #[unroll(cfg.unroll)]
+                            for bc in 0..sct {
+                                let d = x[(c0 + sx + bc * sgx) * ld + c0 + t];
+                                #[unroll(cfg.unroll)]
+                                for ak in 0..srt {
+                                    let wv = w[t * ld + min(sy + ak * sgy, comptime!(nb - 1))];
+                                    acc[ak * sct + bc] += d * wv;
+                                }
+                            }
+                        }
+                    }
+                    #[unroll(cfg.unroll)]
+                    for ak in 0..srt {
+                        let k = sy + ak * sgy;
+                        if k < c0 {
+                            #[unroll(cfg.unroll)]
+                            for bc in 0..sct {
+                                x[(c0 + sx + bc * sgx) * ld + k] = -acc[ak * sct + bc];
+                            }
                         }
                     }
                 }
             }
-        }
-        sync_cube();
-        if comptime!(la) {
-            failed = fsh[0];
-            if failed != 0 {
-                break;
+            sync_cube();
+            if comptime!(la) {
+                failed = fsh[0];
+                if failed != 0 {
+                    break;
+                }
             }
+            jb += 1;
         }
-        jb += 1;
     }
 
     let per_unit = comptime!((cfg.nb * cfg.nb).div_ceil(units));
@@ -448,7 +457,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
 /// r / lanes of `regs` (`sub` values per slot).
 #[cube]
 fn held<F: Float>(
-    regs: &Array<F>,
+    regs: &mut Array<F>,
     row: usize,
     col: usize,
     #[comptime] sub: usize,
@@ -523,7 +532,7 @@ fn diag_sub<F: Float>(
         // used.
         #[unroll(cfg.unroll)]
         for j in 0..sub {
-            let p = held::<F>(&l, j, j, sub, lanes);
+            let p = held::<F>(&mut l, j, j, sub, lanes);
             // Uniform over the plane: every lane has the same pivot. The test stays off the
             // chain to the square root: a pivot that is not > 0 gives NaN or ∞ there, in
             // columns from the failed one on, which are not L anyway.
@@ -543,7 +552,7 @@ fn diag_sub<F: Float>(
             #[unroll(cfg.unroll)]
             for k in 0..sub {
                 if k > j {
-                    let akj = held::<F>(&l, k, j, sub, lanes);
+                    let akj = held::<F>(&mut l, k, j, sub, lanes);
                     #[unroll(cfg.unroll)]
                     for q in 0..slots {
                         l[q * sub + k] -= ci[q] * akj;
@@ -559,7 +568,7 @@ fn diag_sub<F: Float>(
     } else {
         #[unroll(cfg.unroll)]
         for j in 0..sub {
-            let s = F::new(1.0) / held::<F>(&l, j, j, sub, lanes);
+            let s = F::new(1.0) / held::<F>(&mut l, j, j, sub, lanes);
             inverse_step::<F>(&mut xr, &l, j, s, lane, cfg);
         }
     }
@@ -606,6 +615,181 @@ fn inverse_step<F: Float>(
                 let lij = select(i > j, l[q * sub + j], F::new(0.0));
                 let upd = xr[q * sub + t] - lij * xjt;
                 xr[q * sub + t] = select(i == j, xjt, upd);
+            }
+        }
+    }
+}
+
+/// The plane path ([`BlockedLeafConfig::plane_factor`], factor only), run by every unit of
+/// plane 0: with h = nb/2 and the block [[A11, 0], [A21, A22]] in `a`, A11 = L11·L11ᵀ, then
+/// L21 = A21·L11⁻ᵀ row by row by substitution, then A22 − L21·L21ᵀ = L22·L22ᵀ. Lane r holds
+/// rows r + q·lanes of a half (h values each, in registers) and takes the other lanes' values
+/// by shuffles, so no barrier sits between columns; lanes past `plane_lanes` mirror lane
+/// `unit % lanes` and store nothing. L goes back to `a` (rows past nt are I and stay I). The
+/// first pivot that is not > 0 stores its 1-based column in `fsh[0]`; the columns after it
+/// are not meaningful.
+#[cube]
+fn plane_factor<F: Float>(
+    a: &mut Shared<[F]>,
+    fsh: &mut Shared<[u32]>,
+    unit: usize,
+    #[comptime] cfg: BlockedLeafConfig,
+) {
+    let h = comptime!(cfg.nb / 2);
+    let lanes = comptime!(cfg.plane_lanes());
+    let slots = comptime!(cfg.nb / 2 / cfg.plane_lanes());
+    let lane = unit % lanes;
+    let owner = unit < lanes;
+    // A11 = L11·L11ᵀ; s_j = 1/l_jj.
+    let mut l = Array::<F>::new(comptime!(cfg.nb / 2 * cfg.nb / 2 / cfg.plane_lanes()));
+    let mut s = Array::<F>::new(h);
+    load_half::<F>(a, &mut l, 0usize, 0usize, lane, cfg);
+    let mut fail = factor_half::<F>(&mut l, &mut s, 0u32, 0usize, cfg);
+    store_half::<F>(a, &l, 0usize, 0usize, lane, owner, true, cfg);
+    // L21: x_j = s_j·(a_j − Σ_{k<j} x_k·l_jk), as a right-looking sweep over j.
+    let mut x = Array::<F>::new(comptime!(cfg.nb / 2 * cfg.nb / 2 / cfg.plane_lanes()));
+    load_half::<F>(a, &mut x, h, 0usize, lane, cfg);
+    #[unroll(cfg.unroll)]
+    for j in 0..h {
+        let sj = s[j];
+        #[unroll(cfg.unroll)]
+        for q in 0..slots {
+            x[q * h + j] *= sj;
+        }
+        #[unroll(cfg.unroll)]
+        for k in 0..h {
+            if k > j {
+                let lkj = held::<F>(&mut l, k, j, h, lanes);
+                #[unroll(cfg.unroll)]
+                for q in 0..slots {
+                    let xj = x[q * h + j];
+                    x[q * h + k] -= xj * lkj;
+                }
+            }
+        }
+    }
+    store_half::<F>(a, &x, h, 0usize, lane, owner, false, cfg);
+    // A22 −= L21·L21ᵀ (row i, column k: rows i and k of L21), then A22 = L22·L22ᵀ. Entries
+    // above the diagonal pick up garbage; only the lower triangle is read and stored.
+    let mut y = Array::<F>::new(comptime!(cfg.nb / 2 * cfg.nb / 2 / cfg.plane_lanes()));
+    load_half::<F>(a, &mut y, h, h, lane, cfg);
+    #[unroll(cfg.unroll)]
+    for k in 0..h {
+        #[unroll(cfg.unroll)]
+        for j in 0..h {
+            let xkj = held::<F>(&mut x, k, j, h, lanes);
+            #[unroll(cfg.unroll)]
+            for q in 0..slots {
+                y[q * h + k] -= x[q * h + j] * xkj;
+            }
+        }
+    }
+    fail = factor_half::<F>(&mut y, &mut s, fail, h, cfg);
+    store_half::<F>(a, &y, h, h, lane, owner, true, cfg);
+    if owner && lane == 0 && fail != 0 {
+        fsh[0] = fail;
+    }
+}
+
+/// Right-looking POTRF of a half block held as [`plane_factor`] holds it (h = nb/2 values a
+/// row): step j scales column j by s_j = 1/√pivot (kept in `s`) and updates the columns after
+/// it, with column j unscaled so its shuffles do not wait for the square root. Returns `fail`,
+/// or where it is 0 the 1-based column `c0 + j + 1` of the first pivot that is not > 0.
+#[cube]
+fn factor_half<F: Float>(
+    l: &mut Array<F>,
+    s: &mut Array<F>,
+    fail: u32,
+    c0: usize,
+    #[comptime] cfg: BlockedLeafConfig,
+) -> u32 {
+    let h = comptime!(cfg.nb / 2);
+    let lanes = comptime!(cfg.plane_lanes());
+    let slots = comptime!(cfg.nb / 2 / cfg.plane_lanes());
+    let mut failed = fail;
+    #[unroll(cfg.unroll)]
+    for j in 0..h {
+        // Uniform over the plane; the test stays off the chain to the square root.
+        let p = held::<F>(l, j, j, h, lanes);
+        let positive = p > F::new(0.0);
+        if !positive && failed == 0 {
+            failed = (c0 + j + 1) as u32;
+        }
+        let sj = F::inverse_sqrt(p);
+        let inv_p = sj * sj;
+        let mut ci = Array::<F>::new(slots);
+        #[unroll(cfg.unroll)]
+        for q in 0..slots {
+            ci[q] = l[q * h + j] * inv_p;
+        }
+        #[unroll(cfg.unroll)]
+        for k in 0..h {
+            if k > j {
+                let akj = held::<F>(l, k, j, h, lanes);
+                #[unroll(cfg.unroll)]
+                for q in 0..slots {
+                    l[q * h + k] -= ci[q] * akj;
+                }
+            }
+        }
+        #[unroll(cfg.unroll)]
+        for q in 0..slots {
+            l[q * h + j] *= sj;
+        }
+        s[j] = sj;
+    }
+    failed
+}
+
+/// Rows `r0 + i` (i = lane + q·lanes) of the half-block columns `c0..c0 + h` of `a` into
+/// `regs` (h values a row).
+#[cube]
+fn load_half<F: Float>(
+    a: &mut Shared<[F]>,
+    regs: &mut Array<F>,
+    r0: usize,
+    c0: usize,
+    lane: usize,
+    #[comptime] cfg: BlockedLeafConfig,
+) {
+    let h = comptime!(cfg.nb / 2);
+    let lanes = comptime!(cfg.plane_lanes());
+    let ld = comptime!(cfg.nb + 1);
+    #[unroll(cfg.unroll)]
+    for q in 0..comptime!(cfg.nb / 2 / cfg.plane_lanes()) {
+        let i = lane + q * lanes;
+        #[unroll(cfg.unroll)]
+        for k in 0..h {
+            regs[q * h + k] = a[(r0 + i) * ld + c0 + k];
+        }
+    }
+}
+
+/// [`load_half`]'s inverse, by the owning lanes; `lower`: only k ≤ i (a diagonal half).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn store_half<F: Float>(
+    a: &mut Shared<[F]>,
+    regs: &Array<F>,
+    r0: usize,
+    c0: usize,
+    lane: usize,
+    owner: bool,
+    #[comptime] lower: bool,
+    #[comptime] cfg: BlockedLeafConfig,
+) {
+    let h = comptime!(cfg.nb / 2);
+    let lanes = comptime!(cfg.plane_lanes());
+    let ld = comptime!(cfg.nb + 1);
+    if owner {
+        #[unroll(cfg.unroll)]
+        for q in 0..comptime!(cfg.nb / 2 / cfg.plane_lanes()) {
+            let i = lane + q * lanes;
+            #[unroll(cfg.unroll)]
+            for k in 0..h {
+                if !lower || k <= i {
+                    a[(r0 + i) * ld + c0 + k] = regs[q * h + k];
+                }
             }
         }
     }
