@@ -692,8 +692,8 @@ fn plane_factor<F: Float>(
 }
 
 /// Right-looking POTRF of a half block held as [`plane_factor`] holds it (h = nb/2 values a
-/// row): step j scales column j by s_j = 1/√pivot (kept in `s`) and updates the columns after
-/// it, with column j unscaled so its shuffles do not wait for the square root. Returns `fail`,
+/// row): step j scales column j by s_j = √(1/pivot) (kept in `s`) and updates the columns
+/// after it with column j unscaled, so the next pivot waits for 1/pivot only. Returns `fail`,
 /// or where it is 0 the 1-based column `c0 + j + 1` of the first pivot that is not > 0.
 #[cube]
 fn factor_half<F: Float>(
@@ -715,8 +715,10 @@ fn factor_half<F: Float>(
         if !positive && failed == 0 {
             failed = (c0 + j + 1) as u32;
         }
-        let sj = F::inverse_sqrt(p);
-        let inv_p = sj * sj;
+        // 1/p on the chain, its square root off it (`inverse_sqrt` is an IEEE square root and
+        // a division, both on the chain).
+        let inv_p = F::new(1.0) / p;
+        let sj = F::sqrt(inv_p);
         let mut ci = Array::<F>::new(slots);
         #[unroll(cfg.unroll)]
         for q in 0..slots {
