@@ -66,7 +66,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--potrf-fused-mma-rows N] (the tensor-core update only in fused steps whose update has at least N rows; default 0)
       [--potrf-batched-leaf rows|crout|tiled] (potrf of order <= leaf: the register-row kernel, the Crout one, or the tiled diagonal-block kernel; default rows)
       [--potrf-step-substitution on|off] (diagonal blocks factored without their inverses, the steps' panels solved by substitution from L11; default on where the panel kernel runs, steps of one leaf)
-      [--potrf-leaf-plane on|off] (those diagonal blocks factored by one plane in two halves, no barrier between columns; default on)
+      [--potrf-leaf-plane on|off] (those diagonal blocks factored by one plane in two halves, no barrier between columns; default off)
       [--potrf-panel-mma on|off] (the right-looking steps' panel solve by 3xTF32 mma.sync from registers, or the TRSM GEMM; default off)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)

@@ -136,7 +136,10 @@ pub struct CholeskyParams {
     /// by substitution, their SYRK into the trailing half and its POTRF, every value in
     /// registers and passed between lanes by shuffles — no cube barrier between columns.
     /// `Some(true)` is refused for other leaves; other stages keep the sub-block phases.
-    /// Default: on.
+    /// Default: off — slower (H200, session 51, same run, ms: potrf 4096 2.456 / 2.476
+    /// against 2.156 / 2.159 off, 1024 0.499 / 0.503 against 0.415 / 0.416, 16384 37.08 /
+    /// 37.13 against 35.86 / 35.91; the fused steps' floor rose from ~21 to ~26 µs: the one
+    /// plane's ~7700 instructions, 2576 of them shuffles, outlast the eight planes' phases).
     pub leaf_plane: Option<bool>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
@@ -960,7 +963,7 @@ impl CholeskyLaunch {
             leaf_sub: params.leaf_sub,
             leaf_unroll: params.leaf_unroll,
             leaf_lookahead: params.leaf_lookahead.unwrap_or(hw.plane_ops),
-            leaf_plane: params.leaf_plane.unwrap_or(true),
+            leaf_plane: params.leaf_plane.unwrap_or(false),
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,

@@ -230,19 +230,20 @@ pub fn fused_syrk_leaf(client: &Client) {
         step_substitution: Some(false),
         ..fused
     };
-    // The blocks without inverses factored by plane 0 alone in two halves (the default), and
-    // by the sub-block phases with the look-ahead.
-    let substitution_phases = CholeskyParams {
-        leaf_plane: Some(false),
-        leaf_lookahead: Some(true),
+    // The blocks without inverses factored by the sub-block phases (the default), and by
+    // plane 0 alone in two halves (`leaf_plane`).
+    let substitution_plane = CholeskyParams {
+        leaf_plane: Some(true),
         ..substitution
     };
-    assert!(
-        CholeskyLaunch::new(&hw, &substitution)
+    let plane_of = |p: &CholeskyParams| {
+        CholeskyLaunch::new(&hw, p)
             .expect("launch")
             .blocked_for(&launch.leaf, false)
-            .is_none_or(|b| b.plane_factor == BlockedLeafConfig::plane_fits(nb))
-    );
+            .map(|b| b.plane_factor)
+    };
+    assert_ne!(plane_of(&substitution), Some(true));
+    assert!(plane_of(&substitution_plane).is_none_or(|on| on == BlockedLeafConfig::plane_fits(nb)));
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
     // default's) runs once.
     let mut seen = Vec::new();
@@ -256,7 +257,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("not staged", not_staged),
         ("staged, C late", staged_late),
         ("substitution", substitution),
-        ("substitution, sub-block phases", substitution_phases),
+        ("substitution, plane path", substitution_plane),
         ("inverses", inverses),
     ]
     .into_iter()
@@ -286,7 +287,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("not staged", not_staged),
         ("staged, C late", staged_late),
         ("substitution", substitution),
-        ("substitution, sub-block phases", substitution_phases),
+        ("substitution, plane path", substitution_plane),
         ("inverses", inverses),
     ] {
         failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
@@ -2091,7 +2092,7 @@ fn gemm_case(
 /// pivots inside and at the edges of sub-blocks, and the invert-only stage through
 /// solve_triangular (unit and non-unit diagonal). With `step_substitution` the leaves are
 /// factored without their inverses: at leaves of 16 and 64 by plane 0 alone in two halves
-/// (`leaf_plane`, the default), and at 64 by the sub-block phases (`leaf_plane` off).
+/// (`leaf_plane` on), and at 64 by the sub-block phases with the look-ahead (the default).
 pub fn leaf_kernels(client: &Client) {
     // The plane path asked for at a leaf without halves of 8, 16 or 32 is refused.
     let hw = Hardware::of(client);
@@ -2139,8 +2140,8 @@ pub fn leaf_kernels(client: &Client) {
     ] {
         let leaves: &[usize] = match (subst, plane) {
             (None, _) => &[8, 24, 48, 64, 128],
-            (Some(_), Some(false)) => &[64],
-            (Some(_), _) => &[16, 64],
+            (Some(_), Some(true)) => &[16, 64],
+            (Some(_), _) => &[64],
         };
         for &leaf in leaves {
             if sub.is_some_and(|s| leaf % s != 0) {
@@ -2180,12 +2181,12 @@ pub fn leaf_kernels(client: &Client) {
                     && BlockedLeafConfig::new(&hw, leaf, sub, ku, la).is_some()
             );
             // The look-ahead runs wherever the cube has units besides plane 0; the plane path
-            // wherever the leaf has two halves of 8, 16 or 32 (unless turned off).
+            // where asked for (the leaf has two halves of 8, 16 or 32).
             if let Some(b) = blocked {
                 assert_eq!(b.lookahead, la && b.units() > b.plane);
                 assert_eq!(
                     b.plane_factor,
-                    plane != Some(false) && BlockedLeafConfig::plane_fits(leaf)
+                    plane == Some(true) && BlockedLeafConfig::plane_fits(leaf)
                 );
             }
             let blocked = blocked.is_some();
