@@ -21,6 +21,10 @@
 //! (on an s_gy × s_gx grid). F of sub-block 0 runs before the loop. Two barriers per
 //! sub-block, and F leaves the critical path for the length of S.
 //!
+//! With `cfg.plane_factor` (factor-only stages, opt-in: slower on the H200), plane 0 alone
+//! factors the block as two halves instead, every value in registers, passed by shuffles
+//! ([`plane_factor`]); the other units wait at one barrier.
+//!
 //! A pivot that is not > 0 (NaN included) stops the block at that column and stores
 //! `info = d0 + column + 1`, as [`super::leaf`] does; columns after it are not meaningful.
 use crate::config::{BlockedLeafConfig, LeafStage};
