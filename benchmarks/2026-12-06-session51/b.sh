@@ -13,13 +13,13 @@ bash scripts/gpu-run.sh none > /dev/null 2>&1   # unpack only
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
 timeout 60 /tmp/cholesky_tests --test-threads=1 graph_replay > $OUT/tests.log 2>&1
 echo "graph_replay rc=$? t=$SECONDS" | tee -a $R
-timeout 400 /tmp/cholesky_tests --test-threads=4 --skip graph_replay >> $OUT/tests.log 2>&1
+timeout 330 /tmp/cholesky_tests --test-threads=4 --skip graph_replay >> $OUT/tests.log 2>&1
 echo "cholesky suite rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked" $OUT/tests.log | cut -c1-200 | tee -a $R
 xz -T4 $OUT/tests.log
 for v in on off; do
-  [ $SECONDS -gt 500 ] && break
-  timeout 45 ncu --section WarpStateStats --section SchedulerStats --section LaunchStats \
+  [ $SECONDS -gt 380 ] && break
+  timeout 40 ncu --section WarpStateStats --section SchedulerStats --section LaunchStats \
     -k regex:blocked_leaf -c 1 /tmp/bench --filter "potrf 1x4096" --samples 1 \
     --potrf-leaf-plane $v > $OUT/ncu-leaf-$v.log 2>&1
   echo "ncu leaf plane $v rc=$? t=$SECONDS" | tee -a $R
