@@ -131,12 +131,13 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early] [mma [leaf]] [subst]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // `fused [M] [global|early] [mma [leaf]] [subst [plane]]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
     // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
     // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
     // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
     // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too;
-    // `subst`: the block factored without its inverse (a single matrix's default stage).
+    // `subst`: the block factored without its inverse (a single matrix's default stage);
+    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`).
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         let global = args.iter().any(|a| a == "global");
@@ -144,8 +145,11 @@ fn main() {
         let mma = args.iter().any(|a| a == "mma");
         use cholesky_kernels::potrf::{SYRK_LEAF_STAGE, SYRK_OP, syrk_leaf_kernel};
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
-        let launch =
-            CholeskyLaunch::new(&Hardware::hopper(), &CholeskyParams::default()).expect("launch");
+        let params = CholeskyParams {
+            leaf_plane: Some(args.iter().any(|a| a == "plane")),
+            ..CholeskyParams::default()
+        };
+        let launch = CholeskyLaunch::new(&Hardware::hopper(), &params).expect("launch");
         let (gcfg, lcfg) = launch.fused_leaf(m, 64, 1).expect("fused");
         let v = View::contiguous(4, 4);
         compile(&syrk_leaf_kernel::create_dummy_kernel::<f32>(
