@@ -115,6 +115,8 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     #[comptime] from: BlockFrom,
 ) {
     let staged = comptime!(from == BlockFrom::Staged);
+    // The plane path ([`plane_factor`]) needs neither X nor the panel.
+    let plane_path = comptime!(cfg.plane_factor && stage.factor && !stage.invert);
     let nb = comptime!(cfg.nb);
     let sub = comptime!(cfg.sub);
     let units = comptime!(cfg.units());
@@ -133,8 +135,8 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     let unit = UNIT_POS as usize;
     let sbase = ss.offset + bidx * ss.bs + start * (ss.rs + ss.cs);
 
-    let mut x = Shared::<[F]>::new_slice(comptime!(nb * (nb + 1)));
-    let mut pan = Shared::<[F]>::new_slice(comptime!(if stage.factor {
+    let mut x = Shared::<[F]>::new_slice(comptime!(if plane_path { 1 } else { nb * (nb + 1) }));
+    let mut pan = Shared::<[F]>::new_slice(comptime!(if stage.factor && !plane_path {
         cfg.pan_rows() * (sub + 1)
     } else {
         1
@@ -182,7 +184,9 @@ pub(crate) fn blocked_leaf_block<F: Float>(
                 }
                 a[i * ld + k] = v;
             }
-            x[i * ld + k] = F::new(0.0);
+            if comptime!(!plane_path) {
+                x[i * ld + k] = F::new(0.0);
+            }
         }
     }
     if unit == 0 {
@@ -191,7 +195,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     sync_cube();
 
     let mut failed = 0u32;
-    if comptime!(cfg.plane_factor && stage.factor && !stage.invert) {
+    if comptime!(plane_path) {
         // Plane 0 factors the whole block (the other units wait for it at the barrier).
         if unit < comptime!(cfg.plane) {
             plane_factor::<F>(a, &mut fsh, unit, cfg);
@@ -459,6 +463,8 @@ pub(crate) fn blocked_leaf_block<F: Float>(
 
 /// Value (row, col) of a sub-block held by the plane: row r lives in lane r % lanes, slot
 /// r / lanes of `regs` (`sub` values per slot).
+/// `regs` is only read; it is `&mut` because CubeCL cannot pass a caller's `&mut Array`
+/// parameter on as `&`.
 #[cube]
 fn held<F: Float>(
     regs: &mut Array<F>,
@@ -645,13 +651,13 @@ fn plane_factor<F: Float>(
     let lane = unit % lanes;
     let owner = unit < lanes;
     // A11 = L11·L11ᵀ; s_j = 1/l_jj.
-    let mut l = Array::<F>::new(comptime!(cfg.nb / 2 * cfg.nb / 2 / cfg.plane_lanes()));
+    let mut l = Array::<F>::new(comptime!(slots * h));
     let mut s = Array::<F>::new(h);
     load_half::<F>(a, &mut l, 0usize, 0usize, lane, cfg);
     let mut fail = factor_half::<F>(&mut l, &mut s, 0u32, 0usize, cfg);
     store_half::<F>(a, &l, 0usize, 0usize, lane, owner, true, cfg);
     // L21: x_j = s_j·(a_j − Σ_{k<j} x_k·l_jk), as a right-looking sweep over j.
-    let mut x = Array::<F>::new(comptime!(cfg.nb / 2 * cfg.nb / 2 / cfg.plane_lanes()));
+    let mut x = Array::<F>::new(comptime!(slots * h));
     load_half::<F>(a, &mut x, h, 0usize, lane, cfg);
     #[unroll(cfg.unroll)]
     for j in 0..h {
@@ -675,7 +681,7 @@ fn plane_factor<F: Float>(
     store_half::<F>(a, &x, h, 0usize, lane, owner, false, cfg);
     // A22 −= L21·L21ᵀ (row i, column k: rows i and k of L21), then A22 = L22·L22ᵀ. Entries
     // above the diagonal pick up garbage; only the lower triangle is read and stored.
-    let mut y = Array::<F>::new(comptime!(cfg.nb / 2 * cfg.nb / 2 / cfg.plane_lanes()));
+    let mut y = Array::<F>::new(comptime!(slots * h));
     load_half::<F>(a, &mut y, h, h, lane, cfg);
     #[unroll(cfg.unroll)]
     for k in 0..h {
