@@ -2164,7 +2164,6 @@ pub fn leaf_kernels(client: &Client) {
                 leaf_plane: plane,
                 ..CholeskyParams::default()
             };
-            let hw = Hardware::of(client);
             let Some(launch) = CholeskyLaunch::new(&hw, &p) else {
                 // Only a leaf too large for the step kernel's shared memory is refused.
                 assert!(
