@@ -131,13 +131,15 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early] [mma [leaf]] [subst [plane]]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // `fused [M] [global|early] [mma [leaf] [staged|cearly]] [subst [plane]] [tri]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
     // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
     // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
     // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
     // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too;
     // `subst`: the block factored without its inverse (a single matrix's default stage);
-    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`).
+    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`); `staged`: the
+    // tensor-core update cubes stage A in shared memory (`fused_mma_staged`), `cearly` with
+    // C's old values loaded early too; `tri`: the triangular grid (`fused_tri_grid`).
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         let global = args.iter().any(|a| a == "global");
@@ -186,6 +188,9 @@ fn main() {
             true,
             mma,
             mma && args.iter().any(|a| a == "leaf"),
+            args.iter().any(|a| a == "tri"),
+            mma && args.iter().any(|a| a == "staged" || a == "cearly"),
+            args.iter().any(|a| a == "cearly"),
         ));
         return;
     }

@@ -75,6 +75,9 @@ pub struct Bench<'a> {
     /// Staged fused steps load C with the product's first loads or after it
     /// (`--potrf-c-first on|off`; `None`: the default).
     pub chol_c_first: Option<bool>,
+    pub chol_tri_grid: Option<bool>,
+    pub chol_mma_staged: Option<bool>,
+    pub chol_mma_c_early: Option<bool>,
     /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma
     /// on|leaf|off`; `None`: the default).
     pub chol_fused_mma: Option<bool>,
@@ -102,6 +105,9 @@ impl Bench<'_> {
             gemm_big: self.chol_big_gemm,
             fused_staged: self.chol_staged,
             fused_c_first: self.chol_c_first,
+            fused_tri_grid: self.chol_tri_grid,
+            fused_mma_staged: self.chol_mma_staged,
+            fused_mma_c_early: self.chol_mma_c_early,
             fused_mma: self.chol_fused_mma,
             fused_mma_leaf: self.chol_fused_mma_leaf,
             fused_mma_rows: self.chol_fused_mma_rows,

@@ -176,6 +176,11 @@ pub struct CholeskyParams {
     /// registers (local SASS at 4032 rows: 178 against 128, one cube per multiprocessor
     /// instead of two) and measured slower (`fused_staged`'s numbers).
     pub fused_c_first: Option<bool>,
+    /// A fused step's grid lists only the update's tiles on and below the diagonal,
+    /// T(T + 1)/2 cubes for T tile rows ([`linalg_common::gemm::tile_at_tri`]), instead of
+    /// the T × T square whose cubes above the diagonal leave at once. Default off (not yet
+    /// measured).
+    pub fused_tri_grid: Option<bool>,
     /// In fused steps, every cube but the diagonal block's forms its 64 × 64 tile of the
     /// update by 3×TF32 `mma.sync` straight from registers (`potrf/fused.rs`,
     /// `mma_syrk_tile`) instead of the SIMT vector tiles: CUDA, leaves of 64, and (per launch)
@@ -194,6 +199,15 @@ pub struct CholeskyParams {
     /// Not yet measured: session 48's ncu of potrf 4096 put the late steps' floor at 24 µs
     /// with the tensor-core tiles against 22.6 with the SIMT ones.
     pub fused_mma_rows: Option<usize>,
+    /// With [`Self::fused_mma`], the update cubes stage their tile's rows of A in shared memory
+    /// 64 of K at a time, every unit issuing its 8 loads of a block at once (one round trip
+    /// per 64 of K instead of one per 32), and read the fragments from there. Default off (not
+    /// yet measured).
+    pub fused_mma_staged: Option<bool>,
+    /// With [`Self::fused_mma_staged`], the update cubes load their tile's old C values with
+    /// the first block of A (else after the products). `Some(true)` is refused without
+    /// `fused_mma_staged`. Default off.
+    pub fused_mma_c_early: Option<bool>,
     /// The right-looking steps of one leaf solve their panel, L21 = A21·L11⁻ᵀ, by 3×TF32
     /// `mma.sync` from registers in one launch (`potrf/panel_mma.rs`) instead of the TRSM
     /// GEMM: CUDA, leaves of 64, and (per launch) A21's rows contiguous on 16 bytes, else the
@@ -777,6 +791,8 @@ pub struct CholeskyLaunch {
     pub fused_staged: Option<bool>,
     /// [`CholeskyParams::fused_c_first`].
     pub fused_c_first: bool,
+    /// [`CholeskyParams::fused_tri_grid`].
+    pub fused_tri_grid: bool,
     /// [`CholeskyParams::fused_mma`]: allowed (the device runs it, not turned off).
     pub fused_mma: bool,
     /// Order of the right-looking regions from which `fused_mma` applies (0 when asked for
@@ -786,6 +802,10 @@ pub struct CholeskyLaunch {
     pub fused_mma_leaf: bool,
     /// [`CholeskyParams::fused_mma_rows`].
     pub fused_mma_rows: usize,
+    /// [`CholeskyParams::fused_mma_staged`].
+    pub fused_mma_staged: bool,
+    /// [`CholeskyParams::fused_mma_c_early`].
+    pub fused_mma_c_early: bool,
     /// [`CholeskyParams::panel_mma`].
     pub panel_mma: bool,
     /// [`CholeskyParams::step_substitution`]: on for single matrices (see
@@ -918,6 +938,11 @@ impl CholeskyLaunch {
             FUSED_MMA_FROM
         };
         let fused_mma_leaf = params.fused_mma_leaf == Some(true);
+        let fused_mma_staged = params.fused_mma_staged == Some(true);
+        let fused_mma_c_early = params.fused_mma_c_early == Some(true);
+        if (fused_mma_staged && !fused_mma) || (fused_mma_c_early && !fused_mma_staged) {
+            return None;
+        }
         if fused_mma_leaf && !fused_mma {
             return None;
         }
@@ -944,10 +969,13 @@ impl CholeskyLaunch {
             fuse_leaf: params.fuse_leaf,
             fused_staged: params.fused_staged,
             fused_c_first: params.fused_c_first.unwrap_or(false),
+            fused_tri_grid: params.fused_tri_grid.unwrap_or(false),
             fused_mma,
             fused_mma_from,
             fused_mma_leaf,
             fused_mma_rows: params.fused_mma_rows.unwrap_or(0),
+            fused_mma_staged,
+            fused_mma_c_early,
             panel_mma,
             step_substitution,
             step_substitution_batched: params.step_substitution == Some(true),

@@ -9,7 +9,10 @@ use cholesky_kernels::{
 };
 use cubecl::client::Client;
 use cubecl::prelude::*;
-use linalg_common::gemm::{BIG_TILES, GemmConfig, GemmKernel, GemmLaunch, GemmOp, Operand};
+use linalg_common::gemm::{
+    BIG_TILES, GemmConfig, GemmKernel, GemmLaunch, GemmOp, MatArgs, MatArgsLaunch, Operand,
+    tile_at_tri, tri_tiles,
+};
 use linalg_common::gemm_mma::{MMA_DEFAULT, MMA_STORED, MMA_TF32, MmaTiles};
 use linalg_common::gemm_tc::{TC_DEFAULT, TcConfig};
 use linalg_common::launch::Hardware;
@@ -122,7 +125,42 @@ pub fn sizes_straddle_thresholds(client: &Client) {
 /// fused block and after it, and the same matrices unfused; also with the blocks factored
 /// without their inverses and the panels solved by substitution (`step_substitution`), and
 /// with it off.
+/// Cube t of [`tri_grid_decode`]'s grid writes the tile row and column `tile_at_tri` gives it
+/// (tiles of 1 × 1).
+#[cube(launch)]
+fn tri_tiles_kernel(out: &mut [u32], dims: MatArgs) {
+    let at = tile_at_tri(&dims, 1usize);
+    if UNIT_POS == 0 {
+        let t = CUBE_POS_X as usize;
+        out[2 * t] = u32::cast_from(at.row0);
+        out[2 * t + 1] = u32::cast_from(at.col0);
+    }
+}
+
+/// `tile_at_tri` lists the tiles on and below the diagonal row by row, each once, for grids
+/// of T = 1, 2, 3, 64 and 400 tile rows (80 200 cubes: the f32 root's correction matters).
+fn tri_grid_decode(client: &Client) {
+    for t in [1usize, 2, 3, 64, 400] {
+        let cubes = tri_tiles(t, 1);
+        assert_eq!(cubes, t * (t + 1) / 2);
+        let h = client.empty(2 * cubes * 4);
+        tri_tiles_kernel::launch(
+            client,
+            CubeCount::Static(cubes as u32, 1, 1),
+            CubeDim::new_1d(1),
+            unsafe { BufferArg::from_raw_parts(h.clone(), 2 * cubes) },
+            MatArgsLaunch::new(t, t, 1, t, 1, 1, 1, 0, 0),
+        );
+        let got = u32::from_bytes(&client.read_one(h).unwrap()).to_vec();
+        let want: Vec<u32> = (0..t)
+            .flat_map(|r| (0..=r).flat_map(move |c| [r as u32, c as u32]))
+            .collect();
+        assert_eq!(got, want, "tri grid of {t} tile rows");
+    }
+}
+
 pub fn fused_syrk_leaf(client: &Client) {
+    tri_grid_decode(client);
     let hw = Hardware::of(client);
     let forced = |p: CholeskyParams| CholeskyParams {
         fuse_leaf: Some(true),
@@ -243,6 +281,11 @@ pub fn fused_syrk_leaf(client: &Client) {
             .map(|b| b.plane_factor)
     };
     assert_ne!(plane_of(&substitution), Some(true));
+    // The update's grid of the tiles on and below the diagonal only.
+    let tri = CholeskyParams {
+        fused_tri_grid: Some(true),
+        ..fused
+    };
     assert!(plane_of(&substitution_plane).is_none_or(|on| on == BlockedLeafConfig::plane_fits(nb)));
     // A variant that resolves to an earlier one's launch (one of the look-ahead's two is the
     // default's) runs once.
@@ -259,6 +302,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
         ("inverses", inverses),
+        ("triangular grid", tri),
     ]
     .into_iter()
     .filter(|(_, p)| {
@@ -289,6 +333,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
         ("inverses", inverses),
+        ("triangular grid", tri),
     ] {
         failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
     }
@@ -391,6 +436,39 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         fused_mma_leaf: Some(true),
         ..mma
     };
+    let mma_tri = CholeskyParams {
+        fused_tri_grid: Some(true),
+        ..mma
+    };
+    // The update cubes' rows of A staged in shared memory, C loaded after the products or
+    // with the first block; refused without the tensor-core update, and early C without
+    // staging.
+    let mma_staged = CholeskyParams {
+        fused_mma_staged: Some(true),
+        ..mma
+    };
+    let mma_early = CholeskyParams {
+        fused_mma_c_early: Some(true),
+        ..mma_staged
+    };
+    for (what, p) in [
+        (
+            "staged without mma",
+            CholeskyParams {
+                fused_mma_staged: Some(true),
+                ..fused
+            },
+        ),
+        (
+            "early C without staging",
+            CholeskyParams {
+                fused_mma_c_early: Some(true),
+                ..mma
+            },
+        ),
+    ] {
+        assert!(CholeskyLaunch::new(&hw, &p).is_none(), "{what}");
+    }
     let leaf_alone = CholeskyParams {
         fused_mma_leaf: Some(true),
         ..fused
@@ -404,6 +482,9 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         ("mma update and leaf", mma_leaf),
         ("mma panel", panel),
         ("mma update and panel", mma_panel),
+        ("mma update, triangular grid", mma_tri),
+        ("mma update, staged", mma_staged),
+        ("mma update, staged, C early", mma_early),
     ] {
         for n in [128usize, 198, 260, 320] {
             for upper in [false, true] {

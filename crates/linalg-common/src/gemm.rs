@@ -849,6 +849,42 @@ pub fn tile_at(
     }
 }
 
+/// [`tile_at`] on a grid that lists only the tiles on and below a square C's diagonal (square
+/// `b × b` tiles, no split-K): cube t takes tile row r, the largest with r(r + 1)/2 ≤ t, and
+/// tile column t − r(r + 1)/2, so the tiles come row by row and tile 0 is C's leading block.
+/// A grid of T tile rows has T(T + 1)/2 cubes along x ([`tri_tiles`]), not T².
+#[cube]
+pub fn tile_at_tri(dims: &MatArgs, #[comptime] b: usize) -> TileAt {
+    let bidx = (CUBE_POS_Y + CUBE_POS_Z * CUBE_COUNT_Y) as usize;
+    if bidx >= dims.batch {
+        terminate!();
+    }
+    let t = CUBE_POS_X;
+    // r from the f32 root (exact to ±1 for t < 2²⁴), then corrected.
+    let mut r = u32::cast_from((f32::sqrt(f32::cast_from(8 * t + 1)) - 1.0) * 0.5);
+    if (r + 1) * (r + 2) / 2 <= t {
+        r += 1;
+    }
+    if r * (r + 1) / 2 > t {
+        r -= 1;
+    }
+    let c = t - r * (r + 1) / 2;
+    TileAt {
+        bidx,
+        mat: bidx,
+        chunk: 0,
+        row0: r as usize * b,
+        col0: c as usize * b,
+        kdim: dims.k,
+    }
+}
+
+/// The cubes along x of [`tile_at_tri`]'s grid for a square C of order `m` in `b × b` tiles.
+pub fn tri_tiles(m: usize, b: usize) -> usize {
+    let t = m.div_ceil(b);
+    t * (t + 1) / 2
+}
+
 /// Where A's or B's part of the tile `at` starts: the matrix's offset plus the chunk's.
 #[cube]
 pub fn operand_base(at: &TileAt, s: &Strides, split: usize) -> usize {
