@@ -131,13 +131,14 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early] [mma [leaf] [staged|cearly]] [subst [plane]] [tri]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // `fused [M] [global|early] [mma [leaf] [staged|cearly]] [subst [plane|tsub]] [tri]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
     // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
     // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
     // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
     // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too;
     // `subst`: the block factored without its inverse (a single matrix's default stage);
-    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`); `staged`: the
+    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`); `tsub`: with
+    // `subst`, the sub-blocks' panels by substitution (`leaf_subst`); `staged`: the
     // tensor-core update cubes stage A in shared memory (`fused_mma_staged`), `cearly` with
     // C's old values loaded early too; `tri`: the triangular grid (`fused_tri_grid`).
     if args.get(1).map(String::as_str) == Some("fused") {
@@ -149,6 +150,7 @@ fn main() {
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let params = CholeskyParams {
             leaf_plane: Some(args.iter().any(|a| a == "plane")),
+            leaf_subst: Some(args.iter().any(|a| a == "tsub")),
             ..CholeskyParams::default()
         };
         let launch = CholeskyLaunch::new(&Hardware::hopper(), &params).expect("launch");

@@ -76,6 +76,7 @@ pub struct Bench<'a> {
     /// (`--potrf-c-first on|off`; `None`: the default).
     pub chol_c_first: Option<bool>,
     pub chol_tri_grid: Option<bool>,
+    pub chol_leaf_subst: Option<bool>,
     pub chol_mma_staged: Option<bool>,
     pub chol_mma_c_early: Option<bool>,
     /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma
@@ -106,6 +107,7 @@ impl Bench<'_> {
             fused_staged: self.chol_staged,
             fused_c_first: self.chol_c_first,
             fused_tri_grid: self.chol_tri_grid,
+            leaf_subst: self.chol_leaf_subst,
             fused_mma_staged: self.chol_mma_staged,
             fused_mma_c_early: self.chol_mma_c_early,
             fused_mma: self.chol_fused_mma,

@@ -62,6 +62,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged)
       [--potrf-c-first on|off] (staged fused steps load C with the product's first loads, or after it; default off)
+      [--potrf-leaf-subst on|off] (blocks factored without inverses: their sub-blocks not inverted either, the panels below them solved by substitution; default off)
       [--potrf-tri-grid on|off] (the fused steps' grid lists only the update's tiles on and below the diagonal, or the whole square; default off)
       [--potrf-mma-staged on|early|off] (the fused steps' tensor-core update cubes stage A's rows in shared memory, 64 of K per round trip; early: C's old values loaded with the first block; default off)
       [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default: on where the device runs it, in right-looking regions of order >= 4096)
@@ -417,6 +418,7 @@ fn main() {
                 chol_staged: None,
                 chol_c_first: None,
                 chol_tri_grid: None,
+                chol_leaf_subst: None,
                 chol_mma_staged: None,
                 chol_mma_c_early: None,
                 chol_fused_mma: None,
@@ -561,6 +563,7 @@ fn main() {
         chol_staged: on_off(&args, "potrf-staged"),
         chol_c_first: on_off(&args, "potrf-c-first"),
         chol_tri_grid: on_off(&args, "potrf-tri-grid"),
+        chol_leaf_subst: on_off(&args, "potrf-leaf-subst"),
         chol_mma_staged: args.get("potrf-mma-staged").map(|v| match v {
             "on" | "early" => true,
             "off" => false,

@@ -141,6 +141,12 @@ pub struct CholeskyParams {
     /// 37.13 against 35.86 / 35.91; the fused steps' floor rose from ~21 to ~26 µs: the one
     /// plane's ~7700 instructions, 2576 of them shuffles, outlast the eight planes' phases).
     pub leaf_plane: Option<bool>,
+    /// In the blocked diagonal-block kernel's blocks that are factored without their inverses,
+    /// each diagonal sub-block is factored without being inverted (its steps lose the
+    /// inverse's shuffles, off F's chain only in part), and the panel below it is solved by
+    /// substitution, a unit per row, instead of multiplied by the sub-block's inverse. Other
+    /// stages keep the inverses. Default off (not yet measured).
+    pub leaf_subst: Option<bool>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
     /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
@@ -618,6 +624,9 @@ pub struct BlockedLeafConfig {
     pub lookahead: bool,
     /// Factor-only blocks by plane 0 alone, in two halves ([`CholeskyParams::leaf_plane`]).
     pub plane_factor: bool,
+    /// Factor-only blocks: the sub-blocks factored without inverses, the panels below them
+    /// solved by substitution ([`CholeskyParams::leaf_subst`]).
+    pub subst_panel: bool,
 }
 
 impl BlockedLeafConfig {
@@ -660,6 +669,7 @@ impl BlockedLeafConfig {
             unroll: gpu,
             lookahead: false,
             plane_factor: false,
+            subst_panel: false,
         };
         // The look-ahead needs units besides plane 0 for the update; else it stands down.
         let cfg = Self {
@@ -687,6 +697,14 @@ impl BlockedLeafConfig {
     pub fn with_plane_factor(self, on: bool) -> Self {
         Self {
             plane_factor: on && Self::plane_fits(self.nb),
+            ..self
+        }
+    }
+
+    /// With [`Self::subst_panel`] where `on`.
+    pub fn with_subst_panel(self, on: bool) -> Self {
+        Self {
+            subst_panel: on,
             ..self
         }
     }
@@ -782,6 +800,8 @@ pub struct CholeskyLaunch {
     pub leaf_lookahead: bool,
     /// [`CholeskyParams::leaf_plane`].
     pub leaf_plane: bool,
+    /// [`CholeskyParams::leaf_subst`].
+    pub leaf_subst: bool,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
     pub trsv_chain: bool,
@@ -992,6 +1012,7 @@ impl CholeskyLaunch {
             leaf_unroll: params.leaf_unroll,
             leaf_lookahead: params.leaf_lookahead.unwrap_or(hw.plane_ops),
             leaf_plane: params.leaf_plane.unwrap_or(false),
+            leaf_subst: params.leaf_subst.unwrap_or(false),
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -1033,7 +1054,10 @@ impl CholeskyLaunch {
                     .leaf_unroll
                     .or((shared && self.hw.max_units_per_cube >= 256).then_some(sub / 2));
                 BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub, ku, self.leaf_lookahead)
-                    .map(|b| b.with_plane_factor(self.leaf_plane))
+                    .map(|b| {
+                        b.with_plane_factor(self.leaf_plane)
+                            .with_subst_panel(self.leaf_subst)
+                    })
             }
             LeafKernel::Steps => None,
         }

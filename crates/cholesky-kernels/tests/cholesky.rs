@@ -281,6 +281,11 @@ pub fn fused_syrk_leaf(client: &Client) {
             .map(|b| b.plane_factor)
     };
     assert_ne!(plane_of(&substitution), Some(true));
+    // The blocks' sub-blocks not inverted either, their panels solved by substitution.
+    let substitution_panels = CholeskyParams {
+        leaf_subst: Some(true),
+        ..substitution
+    };
     // The update's grid of the tiles on and below the diagonal only.
     let tri = CholeskyParams {
         fused_tri_grid: Some(true),
@@ -301,6 +306,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged, C late", staged_late),
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
+        ("substitution, sub-block panels too", substitution_panels),
         ("inverses", inverses),
         ("triangular grid", tri),
     ]
@@ -332,6 +338,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged, C late", staged_late),
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
+        ("substitution, sub-block panels too", substitution_panels),
         ("inverses", inverses),
         ("triangular grid", tri),
     ] {
@@ -2197,32 +2204,65 @@ pub fn leaf_kernels(client: &Client) {
             );
         }
     }
-    for (kernel, sub, ku, la, subst, plane) in [
-        (LeafKernel::Blocked, None, None, false, None, None),
-        (LeafKernel::Steps, None, None, false, None, None),
-        (LeafKernel::Blocked, Some(8), None, false, None, None),
-        (LeafKernel::Blocked, Some(32), None, false, None, None),
+    let blocked = LeafKernel::Blocked;
+    for (kernel, sub, ku, la, subst, plane, tsub) in [
+        (blocked, None, None, false, None, None, None),
+        (LeafKernel::Steps, None, None, false, None, None, None),
+        (blocked, Some(8), None, false, None, None, None),
+        (blocked, Some(32), None, false, None, None, None),
         // Cube-wide phases in trips of 4 and of 1 K step.
-        (LeafKernel::Blocked, None, Some(4), false, None, None),
-        (LeafKernel::Blocked, Some(8), Some(1), false, None, None),
+        (blocked, None, Some(4), false, None, None, None),
+        (blocked, Some(8), Some(1), false, None, None, None),
         // The look-ahead of one sub-block (`leaf_lookahead`).
-        (LeafKernel::Blocked, None, None, true, None, None),
-        (LeafKernel::Blocked, Some(8), Some(4), true, None, None),
+        (blocked, None, None, true, None, None, None),
+        (blocked, Some(8), Some(4), true, None, None, None),
         // Factor-only leaves: the plane path, and the sub-block phases with the look-ahead.
-        (LeafKernel::Blocked, None, None, false, Some(true), None),
+        (blocked, None, None, false, Some(true), None, None),
+        (blocked, None, None, true, Some(true), Some(false), None),
+        // Factor-only leaves with the sub-blocks' panels by substitution (`leaf_subst`):
+        // with the look-ahead, without it, and with sub-blocks of 8 and 32.
         (
-            LeafKernel::Blocked,
+            blocked,
             None,
             None,
             true,
             Some(true),
             Some(false),
+            Some(true),
+        ),
+        (
+            blocked,
+            None,
+            Some(8),
+            false,
+            Some(true),
+            Some(false),
+            Some(true),
+        ),
+        (
+            blocked,
+            Some(8),
+            None,
+            true,
+            Some(true),
+            Some(false),
+            Some(true),
+        ),
+        (
+            blocked,
+            Some(32),
+            None,
+            true,
+            Some(true),
+            Some(false),
+            Some(true),
         ),
     ] {
-        let leaves: &[usize] = match (subst, plane) {
-            (None, _) => &[8, 24, 48, 64, 128],
-            (Some(_), Some(true)) => &[16, 64],
-            (Some(_), _) => &[64],
+        let leaves: &[usize] = match (subst, plane, tsub) {
+            (None, _, _) => &[8, 24, 48, 64, 128],
+            (Some(_), Some(true), _) => &[16, 64],
+            (Some(_), _, Some(true)) => &[24, 64],
+            (Some(_), _, _) => &[64],
         };
         for &leaf in leaves {
             if sub.is_some_and(|s| leaf % s != 0) {
@@ -2243,6 +2283,7 @@ pub fn leaf_kernels(client: &Client) {
                 batched_leaf: Some(BatchedLeaf::Tiled),
                 step_substitution: subst,
                 leaf_plane: plane,
+                leaf_subst: tsub,
                 ..CholeskyParams::default()
             };
             let Some(launch) = CholeskyLaunch::new(&hw, &p) else {
@@ -2268,6 +2309,7 @@ pub fn leaf_kernels(client: &Client) {
                     b.plane_factor,
                     plane == Some(true) && BlockedLeafConfig::plane_fits(leaf)
                 );
+                assert_eq!(b.subst_panel, tsub == Some(true));
             }
             let blocked = blocked.is_some();
             assert!(
@@ -2275,7 +2317,8 @@ pub fn leaf_kernels(client: &Client) {
             );
             let what = format!(
                 "{kernel:?} sub {sub:?} ku {ku:?} look-ahead {la} substitution {subst:?} plane \
-                 {plane:?} leaf {leaf} (blocked kernel: {blocked})"
+                 {plane:?} panels by substitution {tsub:?} leaf {leaf} (blocked kernel: \
+                 {blocked})"
             );
             for n in [leaf - 1, leaf, leaf + 1, 2 * leaf + 5] {
                 for upper in [false, true] {

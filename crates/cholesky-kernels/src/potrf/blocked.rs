@@ -21,6 +21,11 @@
 //! (on an s_gy × s_gx grid). F of sub-block 0 runs before the loop. Two barriers per
 //! sub-block, and F leaves the critical path for the length of S.
 //!
+//! With `cfg.subst_panel` (factor-only stages), F factors A_JJ without inverting it and stores
+//! 1/l_jj in `x`; T solves each row of the panel, L_IJ·L_JJᵀ = A_IJ, by substitution (a
+//! unit per row, its 16 values in registers, L_JJ's entries read as broadcasts), so F's chain
+//! loses the inverse's steps and shuffles, and nothing needs X.
+//!
 //! With `cfg.plane_factor` (factor-only stages, opt-in: slower on the H200), plane 0 alone
 //! factors the block as two halves instead, every value in registers, passed by shuffles
 //! ([`plane_factor`]); the other units wait at one barrier.
@@ -115,8 +120,10 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     #[comptime] from: BlockFrom,
 ) {
     let staged = comptime!(from == BlockFrom::Staged);
-    // The plane path ([`plane_factor`]) needs neither X nor the panel.
+    // The plane path ([`plane_factor`]) needs neither X nor the panel; the substituted panel
+    // (`tsub`) no X.
     let plane_path = comptime!(cfg.plane_factor && stage.factor && !stage.invert);
+    let tsub = comptime!(cfg.subst_panel && stage.factor && !stage.invert && !plane_path);
     let nb = comptime!(cfg.nb);
     let sub = comptime!(cfg.sub);
     let units = comptime!(cfg.units());
@@ -135,7 +142,15 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     let unit = UNIT_POS as usize;
     let sbase = ss.offset + bidx * ss.bs + start * (ss.rs + ss.cs);
 
-    let mut x = Shared::<[F]>::new_slice(comptime!(if plane_path { 1 } else { nb * (nb + 1) }));
+    // X; with `tsub` instead 1/l_jj of each column, from F (one slice either way: a slice
+    // more shifts the others, and ptxas allocates the default path's registers differently).
+    let mut x = Shared::<[F]>::new_slice(comptime!(if plane_path {
+        1
+    } else if tsub {
+        nb
+    } else {
+        nb * (nb + 1)
+    }));
     let mut pan = Shared::<[F]>::new_slice(comptime!(if stage.factor && !plane_path {
         cfg.pan_rows() * (sub + 1)
     } else {
@@ -184,7 +199,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
                 }
                 a[i * ld + k] = v;
             }
-            if comptime!(!plane_path) {
+            if comptime!(!plane_path && !tsub) {
                 x[i * ld + k] = F::new(0.0);
             }
         }
@@ -244,9 +259,38 @@ pub(crate) fn blocked_leaf_block<F: Float>(
                     break;
                 }
             }
+            // T with `tsub`: unit u solves rows r0 + u + q·units of the panel (one row on
+            // GPUs), l_c = (a_c − Σ_{t<c} l_t·l_JJ[c][t])·x[c] (x[c] = 1/l_cc), right-looking
+            // along the row.
+            if comptime!(tsub) {
+                let mut i = r0 + unit;
+                while i < nbp {
+                    let mut v = Array::<F>::new(sub);
+                    #[unroll(cfg.unroll)]
+                    for c in 0..sub {
+                        v[c] = a[i * ld + c0 + c];
+                    }
+                    #[unroll(cfg.unroll)]
+                    for c in 0..sub {
+                        let lc = v[c] * x[c0 + c];
+                        v[c] = lc;
+                        #[unroll(cfg.unroll)]
+                        for k in 0..sub {
+                            if k > c {
+                                v[k] -= lc * a[(c0 + k) * ld + c0 + c];
+                            }
+                        }
+                    }
+                    #[unroll(cfg.unroll)]
+                    for c in 0..sub {
+                        pan[i * pld + c] = v[c];
+                    }
+                    i += units;
+                }
+            }
             // T: the panel below, L_IJ = A_IJ·D_Jᵀ (D_J lower, zeros above). Each unit's rows
             // share the loads of D_J.
-            if comptime!(stage.factor) {
+            if comptime!(stage.factor && !tsub) {
                 let mut acc = Array::<F>::new(comptime!(rt * ct));
                 #[unroll(cfg.unroll)]
                 for e in 0..comptime!(rt * ct) {
@@ -509,6 +553,8 @@ fn diag_sub<F: Float>(
     let ld = comptime!(cfg.nb + 1);
     let lane = unit % lanes;
     let owner = unit < lanes;
+    // Factor only, no inverse: the panel is solved by substitution ([`blocked_leaf_block`]).
+    let tsub = comptime!(cfg.subst_panel && stage.factor && !stage.invert);
     let mut l = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
     let mut xr = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
     #[unroll(cfg.unroll)]
@@ -573,7 +619,13 @@ fn diag_sub<F: Float>(
             for q in 0..slots {
                 l[q * sub + j] *= s;
             }
-            inverse_step::<F>(&mut xr, &l, j, s, lane, cfg);
+            if comptime!(tsub) {
+                if unit == 0 {
+                    x[c0 + j] = s;
+                }
+            } else {
+                inverse_step::<F>(&mut xr, &l, j, s, lane, cfg);
+            }
         }
     } else {
         #[unroll(cfg.unroll)]
@@ -592,7 +644,9 @@ fn diag_sub<F: Float>(
                     if comptime!(stage.factor) {
                         a[(c0 + i) * ld + c0 + k] = l[q * sub + k];
                     }
-                    x[(c0 + i) * ld + c0 + k] = xr[q * sub + k];
+                    if comptime!(!tsub) {
+                        x[(c0 + i) * ld + c0 + k] = xr[q * sub + k];
+                    }
                 }
             }
         }
