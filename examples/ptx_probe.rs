@@ -131,16 +131,15 @@ fn main() {
         ));
         return;
     }
-    // `fused [M] [global|early] [mma [leaf] [staged|cearly]] [subst [plane|tsub]] [tri]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
+    // `fused [M] [global|early] [mma [leaf]] [subst [plane|subinv]] [square]`: Cholesky's fused SYRK + diagonal block (`potrf/fused.rs`) at
     // the H200's defaults (leaf 64, 256 units; staged, C loaded after the product) for an
     // update of M rows (default 4032, potrf 4096's first step); `global`: the block through
     // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
     // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too;
     // `subst`: the block factored without its inverse (a single matrix's default stage);
-    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`); `tsub`: with
-    // `subst`, the sub-blocks' panels by substitution (`leaf_subst`); `staged`: the
-    // tensor-core update cubes stage A in shared memory (`fused_mma_staged`), `cearly` with
-    // C's old values loaded early too; `tri`: the triangular grid (`fused_tri_grid`).
+    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`); `subinv`:
+    // with `subst`, the sub-blocks inverted and their panels multiplied by the inverses
+    // (`leaf_subst` off); `square`: the square grid (`fused_tri_grid` off).
     if args.get(1).map(String::as_str) == Some("fused") {
         let m: usize = args.get(2).map_or(4032, |v| v.parse().expect("M"));
         let global = args.iter().any(|a| a == "global");
@@ -150,7 +149,7 @@ fn main() {
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let params = CholeskyParams {
             leaf_plane: Some(args.iter().any(|a| a == "plane")),
-            leaf_subst: Some(args.iter().any(|a| a == "tsub")),
+            leaf_subst: args.iter().any(|a| a == "subinv").then_some(false),
             ..CholeskyParams::default()
         };
         let launch = CholeskyLaunch::new(&Hardware::hopper(), &params).expect("launch");
@@ -190,9 +189,7 @@ fn main() {
             true,
             mma,
             mma && args.iter().any(|a| a == "leaf"),
-            args.iter().any(|a| a == "tri"),
-            mma && args.iter().any(|a| a == "staged" || a == "cearly"),
-            args.iter().any(|a| a == "cearly"),
+            launch.fused_tri_grid && !args.iter().any(|a| a == "square"),
         ));
         return;
     }

@@ -77,8 +77,6 @@ pub struct Bench<'a> {
     pub chol_c_first: Option<bool>,
     pub chol_tri_grid: Option<bool>,
     pub chol_leaf_subst: Option<bool>,
-    pub chol_mma_staged: Option<bool>,
-    pub chol_mma_c_early: Option<bool>,
     /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma
     /// on|leaf|off`; `None`: the default).
     pub chol_fused_mma: Option<bool>,
@@ -108,8 +106,6 @@ impl Bench<'_> {
             fused_c_first: self.chol_c_first,
             fused_tri_grid: self.chol_tri_grid,
             leaf_subst: self.chol_leaf_subst,
-            fused_mma_staged: self.chol_mma_staged,
-            fused_mma_c_early: self.chol_mma_c_early,
             fused_mma: self.chol_fused_mma,
             fused_mma_leaf: self.chol_fused_mma_leaf,
             fused_mma_rows: self.chol_fused_mma_rows,

@@ -62,9 +62,8 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--chol-big-gemm simt|tc|mma|mma512|mma-tf32|mma-sh|mma-stored|mma-tf32-stored] (the Cholesky rows' GEMM for large updates)
       [--potrf-staged on|off] (the Cholesky rows' fused steps hand their block over in shared memory, or through global memory; default: staged)
       [--potrf-c-first on|off] (staged fused steps load C with the product's first loads, or after it; default off)
-      [--potrf-leaf-subst on|off] (blocks factored without inverses: their sub-blocks not inverted either, the panels below them solved by substitution; default off)
-      [--potrf-tri-grid on|off] (the fused steps' grid lists only the update's tiles on and below the diagonal, or the whole square; default off)
-      [--potrf-mma-staged on|early|off] (the fused steps' tensor-core update cubes stage A's rows in shared memory, 64 of K per round trip; early: C's old values loaded with the first block; default off)
+      [--potrf-leaf-subst on|off] (blocks factored without inverses: their sub-blocks not inverted either, the panels below them solved by substitution; default on)
+      [--potrf-tri-grid on|off] (the fused steps' grid lists only the update's tiles on and below the diagonal, or the whole square; default on)
       [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default: on where the device runs it, in right-looking regions of order >= 4096)
       [--potrf-fused-mma-rows N] (the tensor-core update only in fused steps whose update has at least N rows; default 0)
       [--potrf-batched-leaf rows|crout|tiled] (potrf of order <= leaf: the register-row kernel, the Crout one, or the tiled diagonal-block kernel; default rows)
@@ -419,8 +418,6 @@ fn main() {
                 chol_c_first: None,
                 chol_tri_grid: None,
                 chol_leaf_subst: None,
-                chol_mma_staged: None,
-                chol_mma_c_early: None,
                 chol_fused_mma: None,
                 chol_fused_mma_leaf: None,
                 chol_fused_mma_rows: None,
@@ -564,12 +561,6 @@ fn main() {
         chol_c_first: on_off(&args, "potrf-c-first"),
         chol_tri_grid: on_off(&args, "potrf-tri-grid"),
         chol_leaf_subst: on_off(&args, "potrf-leaf-subst"),
-        chol_mma_staged: args.get("potrf-mma-staged").map(|v| match v {
-            "on" | "early" => true,
-            "off" => false,
-            _ => panic!("--potrf-mma-staged: on, early or off"),
-        }),
-        chol_mma_c_early: args.get("potrf-mma-staged").map(|v| v == "early"),
         chol_fused_mma: args.get("potrf-fused-mma").map(|v| match v {
             "on" | "leaf" => true,
             "off" => false,

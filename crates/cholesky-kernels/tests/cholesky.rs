@@ -281,14 +281,16 @@ pub fn fused_syrk_leaf(client: &Client) {
             .map(|b| b.plane_factor)
     };
     assert_ne!(plane_of(&substitution), Some(true));
-    // The blocks' sub-blocks not inverted either, their panels solved by substitution.
-    let substitution_panels = CholeskyParams {
-        leaf_subst: Some(true),
+    // The blocks' sub-blocks inverted, their panels multiplied by the inverses (by default
+    // the sub-blocks are not inverted and their panels are solved by substitution).
+    let substitution_inverses = CholeskyParams {
+        leaf_subst: Some(false),
         ..substitution
     };
-    // The update's grid of the tiles on and below the diagonal only.
-    let tri = CholeskyParams {
-        fused_tri_grid: Some(true),
+    // The update's grid as the whole square of tiles (by default only those on and below the
+    // diagonal).
+    let square = CholeskyParams {
+        fused_tri_grid: Some(false),
         ..fused
     };
     assert!(plane_of(&substitution_plane).is_none_or(|on| on == BlockedLeafConfig::plane_fits(nb)));
@@ -306,9 +308,9 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged, C late", staged_late),
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
-        ("substitution, sub-block panels too", substitution_panels),
+        ("substitution, sub-block inverses", substitution_inverses),
         ("inverses", inverses),
-        ("triangular grid", tri),
+        ("square grid", square),
     ]
     .into_iter()
     .filter(|(_, p)| {
@@ -338,9 +340,9 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged, C late", staged_late),
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
-        ("substitution, sub-block panels too", substitution_panels),
+        ("substitution, sub-block inverses", substitution_inverses),
         ("inverses", inverses),
-        ("triangular grid", tri),
+        ("square grid", square),
     ] {
         failing_pivots(client, &p, 3 * nb + 7, &pivots, 43, what);
     }
@@ -443,39 +445,10 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         fused_mma_leaf: Some(true),
         ..mma
     };
-    let mma_tri = CholeskyParams {
-        fused_tri_grid: Some(true),
+    let mma_square = CholeskyParams {
+        fused_tri_grid: Some(false),
         ..mma
     };
-    // The update cubes' rows of A staged in shared memory, C loaded after the products or
-    // with the first block; refused without the tensor-core update, and early C without
-    // staging.
-    let mma_staged = CholeskyParams {
-        fused_mma_staged: Some(true),
-        ..mma
-    };
-    let mma_early = CholeskyParams {
-        fused_mma_c_early: Some(true),
-        ..mma_staged
-    };
-    for (what, p) in [
-        (
-            "staged without mma",
-            CholeskyParams {
-                fused_mma_staged: Some(true),
-                ..fused
-            },
-        ),
-        (
-            "early C without staging",
-            CholeskyParams {
-                fused_mma_c_early: Some(true),
-                ..mma
-            },
-        ),
-    ] {
-        assert!(CholeskyLaunch::new(&hw, &p).is_none(), "{what}");
-    }
     let leaf_alone = CholeskyParams {
         fused_mma_leaf: Some(true),
         ..fused
@@ -489,9 +462,7 @@ fn fused_mma(client: &Client, fused: CholeskyParams) {
         ("mma update and leaf", mma_leaf),
         ("mma panel", panel),
         ("mma update and panel", mma_panel),
-        ("mma update, triangular grid", mma_tri),
-        ("mma update, staged", mma_staged),
-        ("mma update, staged, C early", mma_early),
+        ("mma update, square grid", mma_square),
     ] {
         for n in [128usize, 198, 260, 320] {
             for upper in [false, true] {
@@ -2216,11 +2187,20 @@ pub fn leaf_kernels(client: &Client) {
         // The look-ahead of one sub-block (`leaf_lookahead`).
         (blocked, None, None, true, None, None, None),
         (blocked, Some(8), Some(4), true, None, None, None),
-        // Factor-only leaves: the plane path, and the sub-block phases with the look-ahead.
-        (blocked, None, None, false, Some(true), None, None),
-        (blocked, None, None, true, Some(true), Some(false), None),
-        // Factor-only leaves with the sub-blocks' panels by substitution (`leaf_subst`):
-        // with the look-ahead, without it, and with sub-blocks of 8 and 32.
+        // Factor-only leaves: the plane path, and the sub-block phases with the look-ahead
+        // and the sub-blocks inverted (`leaf_subst` off).
+        (blocked, None, None, false, Some(true), Some(true), None),
+        (
+            blocked,
+            None,
+            None,
+            true,
+            Some(true),
+            Some(false),
+            Some(false),
+        ),
+        // Factor-only leaves with the sub-blocks' panels by substitution (`leaf_subst`, the
+        // default): with the look-ahead, without it, and with sub-blocks of 8 and 32.
         (
             blocked,
             None,
@@ -2261,8 +2241,8 @@ pub fn leaf_kernels(client: &Client) {
         let leaves: &[usize] = match (subst, plane, tsub) {
             (None, _, _) => &[8, 24, 48, 64, 128],
             (Some(_), Some(true), _) => &[16, 64],
-            (Some(_), _, Some(true)) => &[24, 64],
-            (Some(_), _, _) => &[64],
+            (Some(_), _, Some(false)) => &[64],
+            (Some(_), _, _) => &[24, 64],
         };
         for &leaf in leaves {
             if sub.is_some_and(|s| leaf % s != 0) {
@@ -2309,7 +2289,7 @@ pub fn leaf_kernels(client: &Client) {
                     b.plane_factor,
                     plane == Some(true) && BlockedLeafConfig::plane_fits(leaf)
                 );
-                assert_eq!(b.subst_panel, tsub == Some(true));
+                assert_eq!(b.subst_panel, tsub.unwrap_or(true));
             }
             let blocked = blocked.is_some();
             assert!(

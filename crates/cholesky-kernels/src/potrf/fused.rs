@@ -69,8 +69,6 @@ pub fn syrk_leaf_kernel<F: Float>(
     #[comptime] mma: bool,
     #[comptime] mma_leaf: bool,
     #[comptime] tri: bool,
-    #[comptime] mma_staged: bool,
-    #[comptime] mma_c_early: bool,
 ) {
     // `tri`: the grid lists only the tiles on and below the diagonal (tile_m = tile_n).
     let at = if comptime!(tri) {
@@ -81,13 +79,7 @@ pub fn syrk_leaf_kernel<F: Float>(
     if comptime!(mma) {
         // Uniform per cube: the update cubes take the tensor-core tile and leave.
         if CUBE_POS_X != 0 {
-            if comptime!(mma_staged) {
-                let mut sta = Shared::<[Vector<F, Const<4>>]>::new_slice(comptime!(64 * STAGE_LD));
-                let mut stb = Shared::<[Vector<F, Const<4>>]>::new_slice(comptime!(64 * STAGE_LD));
-                mma_syrk_tile_staged(a, w, &dims, &sa, &sc, &at, &mut sta, &mut stb, mma_c_early);
-            } else {
-                mma_syrk_tile(a, w, &dims, &sa, &sc, &at);
-            }
+            mma_syrk_tile(a, w, &dims, &sa, &sc, &at);
             terminate!();
         }
     }
@@ -247,144 +239,6 @@ fn mma_syrk_tile<F: Float>(
     }
 }
 
-/// Row stride, in 4-vectors, of [`mma_syrk_tile_staged`]'s staging: 64 of K (16 vectors) and 4
-/// of padding, so the eight lanes of a 16-byte shared-load phase (g of two rows, t < 4) hit
-/// eight different bank groups.
-const STAGE_LD: usize = 20;
-
-/// [`mma_syrk_tile`] with the tile's rows of A_i and A_j staged in shared memory (`sta`,
-/// `stb`: 64 rows × [`STAGE_LD`] 4-vectors each) 64 of K at a time: every unit issues its
-/// 8 loads of a K block at once, so a block of 64 costs one round trip to memory instead of
-/// two. With `c_early` the tile's old C values are loaded with the first block's loads.
-#[cube]
-// A comptime `if` around a runtime one is two different things in CubeCL: keep them apart.
-#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
-fn mma_syrk_tile_staged<F: Float>(
-    a: &[F],
-    w: &mut [F],
-    dims: &MatArgs,
-    sa: &Strides,
-    sc: &Strides,
-    at: &TileAt,
-    sta: &mut Shared<[Vector<F, Const<4>>]>,
-    stb: &mut Shared<[Vector<F, Const<4>>]>,
-    #[comptime] c_early: bool,
-) {
-    let m = dims.m;
-    let (r0, c0, g, t) = mma_place(at);
-    let unit = UNIT_POS as usize;
-    let av = a.as_vectorized().with_vector_size::<Const<4>>();
-    let base = (sa.offset + at.mat * sa.bs) / 4;
-    let rs = sa.rs / 4;
-    let kv = at.kdim / 4;
-    let c_base = sc.offset + at.bidx * sc.bs;
-    let mut acc = Sequence::<Array<Acc>>::new();
-    #[unroll]
-    for _ in 0..4usize {
-        let mut x = Array::<Acc>::new(2usize);
-        x[0usize] = Acc::broadcast(0.0);
-        x[1usize] = Acc::broadcast(0.0);
-        acc.push(x);
-    }
-    let mut old = Array::<F>::new(16usize);
-    // The plane's rows in the staging: A_i's r0 − row0 + g (+ 8), A_j's c0 − col0 + 8n + g.
-    let ra = r0 - at.row0 + g;
-    let rb = c0 - at.col0 + g;
-    for kc in 0..at.kdim.div_ceil(64) {
-        // Unit u stages 4-vector u + 256·q (q < 4) of each block: row / 16, column % 16.
-        let mut xa = Array::<Vector<F, Const<4>>>::new(4usize);
-        let mut xb = Array::<Vector<F, Const<4>>>::new(4usize);
-        #[unroll]
-        for q in 0..4usize {
-            let idx = unit + comptime!(256 * q);
-            let (row, col) = (idx / 16, kc * 16 + idx % 16);
-            let mut x = Vector::<F, Const<4>>::broadcast(F::new(0.0));
-            let mut y = Vector::<F, Const<4>>::broadcast(F::new(0.0));
-            if col < kv {
-                if at.row0 + row < m {
-                    x = av[base + (at.row0 + row) * rs + col];
-                }
-                if at.col0 + row < m {
-                    y = av[base + (at.col0 + row) * rs + col];
-                }
-            }
-            xa[q] = x;
-            xb[q] = y;
-        }
-        if comptime!(c_early) {
-            if kc == 0 {
-                mma_load_old(w, c_base, sc, m, r0, c0, g, t, &mut old);
-            }
-        }
-        if kc > 0 {
-            // The previous block's fragments are read.
-            sync_cube();
-        }
-        #[unroll]
-        for q in 0..4usize {
-            let idx = unit + comptime!(256 * q);
-            let at_s = (idx / 16) * STAGE_LD + idx % 16;
-            sta[at_s] = xa[q];
-            stb[at_s] = xb[q];
-        }
-        sync_cube();
-        #[unroll]
-        for kb in 0..2usize {
-            let mut v = Array::<Vector<F, Const<4>>>::new(12usize);
-            #[unroll]
-            for q in 0..6usize {
-                let col = comptime!(8 * kb) + t;
-                if comptime!(q < 2) {
-                    let r = (ra + comptime!(8 * q)) * STAGE_LD + col;
-                    v[comptime!(2 * q)] = sta[r];
-                    v[comptime!(2 * q + 1)] = sta[r + 4];
-                } else {
-                    let r = (rb + comptime!(8 * (q - 2))) * STAGE_LD + col;
-                    v[comptime!(2 * q)] = stb[r];
-                    v[comptime!(2 * q + 1)] = stb[r + 4];
-                }
-            }
-            mma_frags::<F>(&v, &mut acc);
-        }
-    }
-    if comptime!(!c_early) {
-        mma_load_old(w, c_base, sc, m, r0, c0, g, t, &mut old);
-    }
-    #[unroll]
-    for e in 0..16usize {
-        let (i, j) = mma_elem(r0, c0, g, t, e);
-        if i < m && j <= i {
-            w[c_base + i * sc.rs + j * sc.cs] = old[e] - F::cast_from(mma_value(&acc, e));
-        }
-    }
-}
-
-/// The 16 old C values of a lane's accumulators ([`mma_elem`]'s places) on and below the
-/// diagonal, inside C (else 0).
-#[cube]
-#[allow(clippy::too_many_arguments)]
-fn mma_load_old<F: Float>(
-    w: &mut [F],
-    c_base: usize,
-    sc: &Strides,
-    m: usize,
-    r0: usize,
-    c0: usize,
-    g: usize,
-    t: usize,
-    old: &mut Array<F>,
-) {
-    #[unroll]
-    for e in 0..16usize {
-        let (i, j) = mma_elem(r0, c0, g, t, e);
-        let mut v = F::new(0.0);
-        if i < m && j <= i {
-            v = w[c_base + i * sc.rs + j * sc.cs];
-        }
-        old[e] = v;
-    }
-}
-
 /// Where element e < 16 of a lane's accumulators (`mma_acc`'s layout: tile n = e / 4, vector
 /// h = e / 2 mod 2, entry c = e mod 2) lies: C(r0 + g + 8h, c0 + 8n + 2t + c).
 #[cube]
@@ -505,6 +359,7 @@ pub(crate) fn mma_acc<F: Float>(
 ) {
     let av = a.as_vectorized().with_vector_size::<Const<4>>();
     let bv = b.as_vectorized().with_vector_size::<Const<4>>();
+    let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
     #[unroll]
     for _ in 0..4usize {
         let mut x = Array::<Acc>::new(2usize);
@@ -535,54 +390,45 @@ pub(crate) fn mma_acc<F: Float>(
             v[comptime!(2 * q)] = x;
             v[comptime!(2 * q + 1)] = y;
         }
-        mma_frags::<F>(&v, acc);
-    }
-}
-
-/// One block of 32 of K for [`mma_acc`]'s layout: `v` holds the 4-vectors [X, Y] of A's rows
-/// r0 + g, r0 + g + 8, then of Bᵀ's rows c0 + 8n + g (n < 4), each split into TF32 high and low
-/// parts for the three products.
-#[cube]
-pub(crate) fn mma_frags<F: Float>(v: &Array<Vector<F, Const<4>>>, acc: &mut Sequence<Array<Acc>>) {
-    let def = MmaDefinition::<tf32, tf32, f32>::new(16usize, 8usize, 8usize);
-    #[unroll]
-    for e in 0..4usize {
-        // a0 = A(g, t), a1 = A(g + 8, t), a2 = A(g, t + 4), a3 = A(g + 8, t + 4).
-        let xa = split_pair::<tf32>(
-            f32::cast_from(v[0usize].extract(e)),
-            f32::cast_from(v[2usize].extract(e)),
-        );
-        let ya = split_pair::<tf32>(
-            f32::cast_from(v[1usize].extract(e)),
-            f32::cast_from(v[3usize].extract(e)),
-        );
-        let mut fa_hi = Array::<Frag>::new(4usize);
-        let mut fa_lo = Array::<Frag>::new(4usize);
-        fa_hi[0usize] = Frag::new(xa.extract(0usize));
-        fa_lo[0usize] = Frag::new(xa.extract(1usize));
-        fa_hi[1usize] = Frag::new(xa.extract(2usize));
-        fa_lo[1usize] = Frag::new(xa.extract(3usize));
-        fa_hi[2usize] = Frag::new(ya.extract(0usize));
-        fa_lo[2usize] = Frag::new(ya.extract(1usize));
-        fa_hi[3usize] = Frag::new(ya.extract(2usize));
-        fa_lo[3usize] = Frag::new(ya.extract(3usize));
         #[unroll]
-        for n in 0..4usize {
-            // b0 = B(t, g), b1 = B(t + 4, g): K slots t and t + 4 of Bᵀ's row g.
-            let z = split_pair::<tf32>(
-                f32::cast_from(v[comptime!(4 + 2 * n)].extract(e)),
-                f32::cast_from(v[comptime!(5 + 2 * n)].extract(e)),
+        for e in 0..4usize {
+            // a0 = A(g, t), a1 = A(g + 8, t), a2 = A(g, t + 4), a3 = A(g + 8, t + 4).
+            let xa = split_pair::<tf32>(
+                f32::cast_from(v[0usize].extract(e)),
+                f32::cast_from(v[2usize].extract(e)),
             );
-            let mut bh = Array::<Frag>::new(2usize);
-            let mut bl = Array::<Frag>::new(2usize);
-            bh[0usize] = Frag::new(z.extract(0usize));
-            bl[0usize] = Frag::new(z.extract(1usize));
-            bh[1usize] = Frag::new(z.extract(2usize));
-            bl[1usize] = Frag::new(z.extract(3usize));
-            let d = acc.index_mut(n);
-            def.execute_inplace(&fa_lo, &bh, d);
-            def.execute_inplace(&fa_hi, &bl, d);
-            def.execute_inplace(&fa_hi, &bh, d);
+            let ya = split_pair::<tf32>(
+                f32::cast_from(v[1usize].extract(e)),
+                f32::cast_from(v[3usize].extract(e)),
+            );
+            let mut fa_hi = Array::<Frag>::new(4usize);
+            let mut fa_lo = Array::<Frag>::new(4usize);
+            fa_hi[0usize] = Frag::new(xa.extract(0usize));
+            fa_lo[0usize] = Frag::new(xa.extract(1usize));
+            fa_hi[1usize] = Frag::new(xa.extract(2usize));
+            fa_lo[1usize] = Frag::new(xa.extract(3usize));
+            fa_hi[2usize] = Frag::new(ya.extract(0usize));
+            fa_lo[2usize] = Frag::new(ya.extract(1usize));
+            fa_hi[3usize] = Frag::new(ya.extract(2usize));
+            fa_lo[3usize] = Frag::new(ya.extract(3usize));
+            #[unroll]
+            for n in 0..4usize {
+                // b0 = B(t, g), b1 = B(t + 4, g): K slots t and t + 4 of Bᵀ's row g.
+                let z = split_pair::<tf32>(
+                    f32::cast_from(v[comptime!(4 + 2 * n)].extract(e)),
+                    f32::cast_from(v[comptime!(5 + 2 * n)].extract(e)),
+                );
+                let mut bh = Array::<Frag>::new(2usize);
+                let mut bl = Array::<Frag>::new(2usize);
+                bh[0usize] = Frag::new(z.extract(0usize));
+                bl[0usize] = Frag::new(z.extract(1usize));
+                bh[1usize] = Frag::new(z.extract(2usize));
+                bl[1usize] = Frag::new(z.extract(3usize));
+                let d = acc.index_mut(n);
+                def.execute_inplace(&fa_lo, &bh, d);
+                def.execute_inplace(&fa_hi, &bl, d);
+                def.execute_inplace(&fa_hi, &bh, d);
+            }
         }
     }
 }
@@ -702,8 +548,8 @@ pub(crate) fn launch_syrk_leaf(
             .rows_of_4(a.handle.offset_start.unwrap_or(0), ctx.batch);
     // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
     // fit, checked above; with `tri`, T(T + 1)/2 cubes, each one tile on or below the
-    // diagonal, tile_m = tile_n as `fused_leaf` requires): loads guarded by the view sizes, stores by i < m, j ≤ i < m, C
-    // (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading
+    // diagonal, tile_m = tile_n as `fused_leaf` requires): loads guarded by the view sizes,
+    // stores by i < m, j ≤ i < m, C (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading
     // nb×nb block (tile_m = tile_n = nb); that cube alone (CUBE_POS_X and info[b] are uniform
     // per cube, so all its units reach each barrier) takes the block — staged in shared
     // memory behind a cube barrier, or read back through `w` behind a storage barrier — and
@@ -742,8 +588,6 @@ pub(crate) fn launch_syrk_leaf(
             mma,
             mma && ctx.launch.fused_mma_leaf && ctx.launch.fused_staged(),
             tri,
-            mma && ctx.launch.fused_mma_staged,
-            ctx.launch.fused_mma_c_early,
         )
     };
     true
