@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Session 52, call B: the whole Cholesky suite on this session's final code (owed since
-# session 50's 013d5e9): graph_replay alone (it captures a stream, so no other test may
-# launch meanwhile), the rest on four test threads (their kernels' compiles overlap).
+# Session 52, call B (not run: no device time left): the whole Cholesky suite with this
+# session's new defaults (`leaf_subst`, `fused_tri_grid`); call D ran it on the defaults of
+# before, with the new paths as test variants. graph_replay alone (it captures a stream, so no
+# other test may launch meanwhile), the rest on four test threads.
 # Pack first: TESTS="cholesky" BENCH=1 bash scripts/gpu-pack.sh; carry [".gpu"].
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT

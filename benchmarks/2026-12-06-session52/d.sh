@@ -6,6 +6,7 @@
 # cubes stage A's rows in shared memory, one round trip per 64 of K) and all three; then the
 # tests that run them (leaf_kernels, fused_syrk_leaf, step_substitution); then the rest of the
 # Cholesky suite with the time left (graph_replay alone first).
+# (`--potrf-mma-staged` was removed after this call: rejected-mma-staged.diff restores it.)
 # Pack first: TESTS="cholesky" BENCH=1 bash scripts/gpu-pack.sh; carry [".gpu"].
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
