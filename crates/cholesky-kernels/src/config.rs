@@ -185,7 +185,7 @@ pub struct CholeskyParams {
     /// instead of two) and measured slower (`fused_staged`'s numbers).
     pub fused_c_first: Option<bool>,
     /// A fused step's grid lists only the update's tiles on and below the diagonal,
-    /// T(T + 1)/2 cubes for T tile rows ([`linalg_common::gemm::tile_at_tri`]), instead of
+    /// T(T + 1)/2 cubes for T tile rows ([`linalg_common::gemm::tile_at_tri()`]), instead of
     /// the T × T square whose cubes above the diagonal leave at once. Default on (H100,
     /// session 52, same run, two rounds, ms: potrf 4096 2.129 / 2.138 against 2.163 / 2.158
     /// with the square, 8192 7.389 / 7.387 against 7.418 / 7.398, 1024 0.419 / 0.420 against

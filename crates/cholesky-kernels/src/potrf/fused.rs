@@ -23,7 +23,7 @@
 //! block (`mma_stage_block`). `potrf/panel_mma.rs` shares the products ([`mma_acc`]).
 //!
 //! The grid has a cube per update tile on or below the diagonal, T(T + 1)/2 for T tile rows,
-//! row by row with the block's tile first ([`linalg_common::gemm::tile_at_tri`];
+//! row by row with the block's tile first ([`linalg_common::gemm::tile_at_tri()`];
 //! [`crate::CholeskyParams::fused_tri_grid`], else the T × T square whose cubes above the
 //! diagonal leave at once).
 use super::blocked::{BlockFrom, blocked_leaf_block};
