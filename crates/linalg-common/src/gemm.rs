@@ -849,7 +849,7 @@ pub fn tile_at(
     }
 }
 
-/// [`tile_at`] on a grid that lists only the tiles on and below a square C's diagonal (square
+/// [`tile_at()`] on a grid that lists only the tiles on and below a square C's diagonal (square
 /// `b × b` tiles, no split-K): cube t takes tile row r, the largest with r(r + 1)/2 ≤ t, and
 /// tile column t − r(r + 1)/2, so the tiles come row by row and tile 0 is C's leading block.
 /// A grid of T tile rows has T(T + 1)/2 cubes along x ([`tri_tiles`]), not T².
@@ -879,7 +879,7 @@ pub fn tile_at_tri(dims: &MatArgs, #[comptime] b: usize) -> TileAt {
     }
 }
 
-/// The cubes along x of [`tile_at_tri`]'s grid for a square C of order `m` in `b × b` tiles.
+/// The cubes along x of [`tile_at_tri()`]'s grid for a square C of order `m` in `b × b` tiles.
 pub fn tri_tiles(m: usize, b: usize) -> usize {
     let t = m.div_ceil(b);
     t * (t + 1) / 2
