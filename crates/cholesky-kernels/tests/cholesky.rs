@@ -2151,7 +2151,9 @@ fn gemm_case(
 /// pivots inside and at the edges of sub-blocks, and the invert-only stage through
 /// solve_triangular (unit and non-unit diagonal). With `step_substitution` the leaves are
 /// factored without their inverses: at leaves of 16 and 64 by plane 0 alone in two halves
-/// (`leaf_plane` on), and at 64 by the sub-block phases with the look-ahead (the default).
+/// (`leaf_plane` on); at 64 by the sub-block phases with the look-ahead and the sub-blocks
+/// inverted (`leaf_subst` off); and at 24 and 64 with the sub-blocks' panels by substitution
+/// (the default), with and without the look-ahead, in sub-blocks of 8, 16 and 32.
 pub fn leaf_kernels(client: &Client) {
     // The plane path asked for at a leaf without halves of 8, 16 or 32 is refused.
     let hw = Hardware::of(client);

@@ -23,7 +23,7 @@
 //!
 //! With `cfg.subst_panel` (factor-only stages), F factors A_JJ without inverting it and stores
 //! 1/l_jj in `x`; T solves each row of the panel, L_IJ·L_JJᵀ = A_IJ, by substitution (a
-//! unit per row, its 16 values in registers, L_JJ's entries read as broadcasts), so F's chain
+//! unit per row, its `sub` values in registers, L_JJ's entries read as broadcasts), so F's chain
 //! loses the inverse's steps and shuffles, and nothing needs X.
 //!
 //! With `cfg.plane_factor` (factor-only stages, opt-in: slower on the H200), plane 0 alone
