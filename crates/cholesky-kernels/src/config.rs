@@ -696,6 +696,17 @@ impl BlockedLeafConfig {
         }
     }
 
+    /// Whether `stage` runs on [`Self::plane_factor`]'s path: factor-only blocks.
+    pub fn plane_path(&self, stage: LeafStage) -> bool {
+        self.plane_factor && stage.factor && !stage.invert
+    }
+
+    /// Whether `stage` solves the sub-blocks' panels by substitution ([`Self::subst_panel`]):
+    /// factor-only blocks off the plane path.
+    pub fn substitutes(&self, stage: LeafStage) -> bool {
+        self.subst_panel && stage.factor && !stage.invert && !self.plane_path(stage)
+    }
+
     /// With [`Self::subst_panel`] where `on`.
     pub fn with_subst_panel(self, on: bool) -> Self {
         Self {

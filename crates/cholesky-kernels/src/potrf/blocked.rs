@@ -122,8 +122,8 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     let staged = comptime!(from == BlockFrom::Staged);
     // The plane path ([`plane_factor`]) needs neither X nor the panel; the substituted panel
     // (`tsub`) no X.
-    let plane_path = comptime!(cfg.plane_factor && stage.factor && !stage.invert);
-    let tsub = comptime!(cfg.subst_panel && stage.factor && !stage.invert && !plane_path);
+    let plane_path = comptime!(cfg.plane_path(stage));
+    let tsub = comptime!(cfg.substitutes(stage));
     let nb = comptime!(cfg.nb);
     let sub = comptime!(cfg.sub);
     let units = comptime!(cfg.units());
@@ -554,7 +554,7 @@ fn diag_sub<F: Float>(
     let lane = unit % lanes;
     let owner = unit < lanes;
     // Factor only, no inverse: the panel is solved by substitution ([`blocked_leaf_block`]).
-    let tsub = comptime!(cfg.subst_panel && stage.factor && !stage.invert);
+    let tsub = comptime!(cfg.substitutes(stage));
     let mut l = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
     let mut xr = Array::<F>::new(comptime!(cfg.sub * cfg.sub / cfg.lanes));
     #[unroll(cfg.unroll)]

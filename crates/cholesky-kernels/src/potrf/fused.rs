@@ -554,12 +554,13 @@ pub(crate) fn launch_syrk_leaf(
     // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
     // fit, checked above; with `tri`, T(T + 1)/2 cubes, each one tile on or below the
     // diagonal, tile_m = tile_n as `fused_leaf` requires): loads guarded by the view sizes,
-    // stores by i < m, j ≤ i < m, C (A22) disjoint from A (A21), which may share its buffer. Cube 0's tile is C's leading
-    // nb×nb block (tile_m = tile_n = nb); that cube alone (CUBE_POS_X and info[b] are uniform
-    // per cube, so all its units reach each barrier) takes the block — staged in shared
-    // memory behind a cube barrier, or read back through `w` behind a storage barrier — and
-    // runs the diagonal-block kernel's body on it, exactly as the standalone leaf launch
-    // does (its units equal to the GEMM's), writing only that block, its inverse slot
+    // stores by i < m, j ≤ i < m, C (A22) disjoint from A (A21), which may share its buffer.
+    // Cube 0's tile is C's leading nb×nb block (tile_m = tile_n = nb); that cube alone
+    // (CUBE_POS_X and info[b] are uniform per cube, so all its units reach each barrier) takes
+    // the block — staged in shared memory behind a cube barrier, or read back through `w`
+    // behind a storage barrier — and runs the diagonal-block kernel's body on it, exactly as
+    // the standalone leaf launch does (its units equal to the GEMM's), writing only that
+    // block, its inverse slot
     // (inside `inv`) and info[b]. With `mma`, the other cubes (8 planes of 32 lanes, checked
     // above with the tile of 64) read A's rows as 4-vectors (contiguous, on 16 bytes, K a
     // multiple of 32: checked above) up to row m − 1 and column k − 1, and store C(i, j) for
