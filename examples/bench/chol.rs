@@ -77,6 +77,9 @@ pub struct Bench<'a> {
     pub chol_c_first: Option<bool>,
     pub chol_tri_grid: Option<bool>,
     pub chol_leaf_subst: Option<bool>,
+    /// `--potrf-dataflow N`: a right-looking region's rest of order ≤ N in one launch of
+    /// tile tasks (0: off).
+    pub chol_dataflow: Option<usize>,
     /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma
     /// on|leaf|off`; `None`: the default).
     pub chol_fused_mma: Option<bool>,
@@ -106,6 +109,7 @@ impl Bench<'_> {
             fused_c_first: self.chol_c_first,
             fused_tri_grid: self.chol_tri_grid,
             leaf_subst: self.chol_leaf_subst,
+            dataflow_below: self.chol_dataflow,
             fused_mma: self.chol_fused_mma,
             fused_mma_leaf: self.chol_fused_mma_leaf,
             fused_mma_rows: self.chol_fused_mma_rows,

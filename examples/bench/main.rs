@@ -418,6 +418,7 @@ fn main() {
                 chol_c_first: None,
                 chol_tri_grid: None,
                 chol_leaf_subst: None,
+                chol_dataflow: None,
                 chol_fused_mma: None,
                 chol_fused_mma_leaf: None,
                 chol_fused_mma_rows: None,
@@ -561,6 +562,7 @@ fn main() {
         chol_c_first: on_off(&args, "potrf-c-first"),
         chol_tri_grid: on_off(&args, "potrf-tri-grid"),
         chol_leaf_subst: on_off(&args, "potrf-leaf-subst"),
+        chol_dataflow: number(&args, "potrf-dataflow"),
         chol_fused_mma: args.get("potrf-fused-mma").map(|v| match v {
             "on" | "leaf" => true,
             "off" => false,

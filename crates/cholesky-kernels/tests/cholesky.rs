@@ -568,6 +568,89 @@ pub fn step_substitution(client: &Client) {
     }
 }
 
+/// `CholeskyParams::dataflow_below`: a right-looking region's rest as one launch of tile tasks
+/// (`potrf/dataflow.rs`). Leaves of 64 (the default), 32 and 16 (the CPU runtime's blocked
+/// kernel fits these); every runtime with cube hand-offs must take it for some leaf. Whole
+/// matrices of 2–8 tile rows, ragged and not, orders that are multiples of 4 (the tensor-core
+/// products on CUDA) and not, lower and upper, batches of mixed κ with the unread triangle
+/// poisoned; the rest of a stepped region (its first block factored by the step before, fused
+/// on GPUs); failing pivots in and after tiles; and the same factors as without it.
+pub fn dataflow(client: &Client) {
+    let hw = Hardware::of(client);
+    let mut taken = 0;
+    for leaf in [None, Some(32), Some(16)] {
+        let p = CholeskyParams {
+            leaf,
+            step_substitution: Some(true),
+            dataflow_below: Some(1 << 20),
+            ..CholeskyParams::default()
+        };
+        let Some(launch) = CholeskyLaunch::new(&hw, &p) else {
+            assert!(!hw.cube_handoff, "{leaf:?}: refused with cube hand-offs");
+            continue;
+        };
+        let nb = launch.leaf.nb;
+        let Some(cfg) = launch.dataflow_for(3 * nb, 3, true) else {
+            eprintln!("leaf {nb}: no dataflow launch here");
+            continue;
+        };
+        taken += 1;
+        eprintln!("dataflow leaf {nb}: {cfg:?}");
+        assert_eq!(cfg.lcfg.nb, nb);
+        assert!(
+            launch.dataflow_for(nb, 1, true).is_none(),
+            "one tile: the leaf"
+        );
+        let off = CholeskyParams {
+            dataflow_below: Some(0),
+            ..p
+        };
+        let off_launch = CholeskyLaunch::new(&hw, &off).expect("launch");
+        assert!(off_launch.dataflow_for(3 * nb, 1, true).is_none());
+        for n in [nb + 1, 2 * nb, 3 * nb + 5, 4 * nb, 5 * nb - 1, 8 * nb + 3] {
+            for upper in [false, true] {
+                let what = format!("dataflow, leaf {nb}, n={n}, upper={upper}");
+                let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 61 + n as u64);
+                let clean = a.clone();
+                poison(&mut a, 3, n, upper);
+                let out = potrf_host(client, &a, &[3, n, n], upper, &p).expect(&what);
+                check_factor(&clean, &out.l, &out.info, 3, n, upper, &what);
+                // Against the steps: the same factor up to rounding.
+                if !upper && n == 3 * nb + 5 {
+                    let steps = potrf_host(client, &a, &[3, n, n], false, &off).expect(&what);
+                    let diff = out
+                        .l
+                        .iter()
+                        .zip(&steps.l)
+                        .map(|(x, y)| (x - y).abs())
+                        .fold(0.0f32, f32::max);
+                    assert!(diff <= 1e-3, "{what}: {diff:e} from the steps' factor");
+                }
+            }
+        }
+        // The rest of a stepped region: steps down to 3 tile rows, then one launch.
+        let tail = CholeskyParams {
+            dataflow_below: Some(3 * nb),
+            ..p
+        };
+        for (batch, n) in [(1usize, 7 * nb + 3), (2, 6 * nb)] {
+            let what = format!("dataflow tail, leaf {nb}, batch {batch}, n={n}");
+            let (mut a, _) = spd_batch(n, &vec![100.0; batch], 67 + n as u64);
+            let clean = a.clone();
+            poison(&mut a, batch, n, false);
+            let out = potrf_host(client, &a, &[batch, n, n], false, &tail).expect(&what);
+            check_factor(&clean, &out.l, &out.info, batch, n, false, &what);
+        }
+        let pivots = [None, Some(3), Some(nb), Some(2 * nb - 1), Some(3 * nb + 2)];
+        failing_pivots(client, &p, 3 * nb + 7, &pivots, 71, "dataflow");
+        failing_pivots(client, &tail, 5 * nb + 7, &pivots, 73, "dataflow tail");
+    }
+    assert!(
+        taken > 0 || !hw.cube_handoff,
+        "{hw:?}: no leaf takes the dataflow launch"
+    );
+}
+
 /// The right-looking cutoff: blocks up to it split off one step at a time (all of them, a mix
 /// with the recursion above it, and none: halves all the way), with small leaves and steps
 /// of several leaves too.
@@ -2602,6 +2685,10 @@ macro_rules! testgen {
             #[test]
             fn step_substitution() {
                 super::step_substitution(&client());
+            }
+            #[test]
+            fn dataflow() {
+                super::dataflow(&client());
             }
             #[test]
             fn graph_replay() {

@@ -19,6 +19,7 @@
 //! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
+mod dataflow;
 mod fused;
 mod graph;
 mod leaf;
@@ -27,6 +28,7 @@ mod panel_solve;
 mod rows;
 mod small;
 
+pub use dataflow::{DATAFLOW_TIMEOUT, DataflowConfig};
 /// The fused step and its comptime operation and stage, public only for
 /// `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
@@ -268,6 +270,12 @@ fn potrf_rec(
             d0,
             1,
         );
+        return;
+    }
+    // Where the steps would run, the rest in one launch of tile tasks, where it applies.
+    if s <= ctx.launch.blocked_below
+        && dataflow::launch_dataflow(ctx, w, info, flags, d0, leaf_done)
+    {
         return;
     }
     let step = ctx.launch.step;
