@@ -193,6 +193,39 @@ fn main() {
         ));
         return;
     }
+    // `dataflow [S] [simt]`: potrf's tile tasks (`potrf/dataflow.rs`) for a region of order S
+    // (default 1024), with the tensor-core products unless `simt`.
+    if args.get(1).map(String::as_str) == Some("dataflow") {
+        use cholesky_kernels::potrf::dataflow_kernel;
+        use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
+        let s: usize = args.get(2).map_or(1024, |v| v.parse().expect("S"));
+        let params = CholeskyParams {
+            dataflow_below: Some(s),
+            ..CholeskyParams::default()
+        };
+        let launch = CholeskyLaunch::new(&Hardware::hopper(), &params).expect("launch");
+        let aligned = !args.iter().any(|a| a == "simt");
+        let cfg = launch.dataflow_for(s, 1, aligned).expect("dataflow");
+        compile(&dataflow_kernel::create_dummy_kernel::<f32>(
+            props,
+            target,
+            CubeCount::Static(1, 1, 1),
+            CubeDim::new_1d(cfg.units() as u32),
+            arg(),
+            arg(),
+            arg(),
+            arg(),
+            arg(),
+            arg(),
+            StridesLaunch::new(0, s, 1, s * s),
+            s,
+            0,
+            0,
+            1,
+            cfg,
+        ));
+        return;
+    }
     // `qpanel [P] [NB] [GY] [grid ROWS]`: geqrf's register panel kernel
     // (`geqrf/panel_regs.rs`), factoring a P × NB panel (default 1024 × 32) with about GY row
     // groups (16), U = V·Tᵀ; with `grid`, as a grid panel of cubes of about ROWS rows.

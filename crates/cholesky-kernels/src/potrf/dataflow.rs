@@ -180,9 +180,9 @@ fn stage_rows<F: Float>(
 /// The tile tasks (see the module doc). `w`: the region (order `s`, view `sw`), read and
 /// written; `a`: the same buffer, only passed on as the leaf's unused source; `ready`: one
 /// zeroed flag per tile and matrix.
-#[cube(launch_unchecked)]
+#[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn dataflow_kernel<F: Float>(
+pub fn dataflow_kernel<F: Float>(
     a: &[F],
     w: &mut [F],
     inv: &mut [F],

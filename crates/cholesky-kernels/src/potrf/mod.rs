@@ -28,6 +28,9 @@ mod panel_solve;
 mod rows;
 mod small;
 
+/// The tile tasks' kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
+#[doc(hidden)]
+pub use dataflow::dataflow_kernel;
 pub use dataflow::{DATAFLOW_TIMEOUT, DataflowConfig};
 /// The fused step and its comptime operation and stage, public only for
 /// `examples/ptx_probe.rs` (compiled, never launched).
