@@ -16,7 +16,9 @@
 //! solve runs, with leaves factored without their inverses, by substitution from L11
 //! (`panel_solve.rs`, `CholeskyParams::step_substitution`, the default for single matrices; the
 //! inverses a TRSM of the recursion needs are then formed in one launch after its A11), or
-//! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in).
+//! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in). With
+//! `CholeskyParams::dataflow_below`, a right-looking region's rest of at most that order is
+//! one launch of tile tasks that wait on each other's flags instead (`dataflow.rs`).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
 mod dataflow;
