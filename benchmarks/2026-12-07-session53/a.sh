@@ -13,7 +13,7 @@ echo "dataflow test rc=$? t=$SECONDS" | tee -a $R
 grep -E "^test |test result|panicked|dataflow leaf" $OUT/dataflow-test.log | cut -c1-300 | tee -a $R
 P="potrf 1x1024|potrf 1x2048|potrf 1x4096"
 for r in 1 2; do
-  [ $SECONDS -lt 300 ] || break
+  [ $SECONDS -lt ${ROUND2_BEFORE:-200} ] || break
   for v in 0 1024 1408 2048; do
     echo "== dataflow $v round $r (t=$SECONDS)" | tee -a $R
     timeout 45 /tmp/bench --filter "$P" --samples 5 --potrf-dataflow $v 2>&1 | grep "^potrf" | cut -c1-100 | tee -a $R
