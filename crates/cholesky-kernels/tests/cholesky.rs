@@ -1784,15 +1784,32 @@ pub fn batched_small(client: &Client) {
 /// bitwise (small and recursive paths, lower and upper), `info` and the non-finite flag follow
 /// each input; runtimes without graphs (the CPU runtime) refuse with `Unsupported`.
 pub fn graph_replay(client: &Client) {
-    let def = CholeskyParams::default();
+    let hw = Hardware::of(client);
+    // The defaults, and the rest of each region as tile tasks (`dataflow_below`), whose flags
+    // a recorded launch zeroes before every replay, where the device allows it.
+    let dataflow = CholeskyParams {
+        dataflow_below: Some(1 << 20),
+        step_substitution: Some(true),
+        ..CholeskyParams::default()
+    };
+    let mut variants = vec![("default", CholeskyParams::default())];
+    if CholeskyLaunch::new(&hw, &dataflow).is_some() {
+        variants.push(("dataflow", dataflow));
+    }
+    for (what, def) in variants {
+        graph_replay_with(client, what, &def);
+    }
+}
+
+fn graph_replay_with(client: &Client, what: &str, def: &CholeskyParams) {
     for &(batch, n, upper) in &[(3usize, 40usize, false), (2, 129, false), (1, 300, true)] {
-        let g = match PotrfGraph::new(client, batch, n, upper, &def) {
+        let g = match PotrfGraph::new(client, batch, n, upper, def) {
             Ok(g) => g,
             Err(CholeskyError::Unsupported(why)) => {
                 eprintln!("graphs refused on this runtime: {why}");
                 return;
             }
-            Err(e) => panic!("graph n={n}: {e}"),
+            Err(e) => panic!("{what}: graph n={n}: {e}"),
         };
         for seed in [1u64, 2, 3] {
             let (mut a, l) = spd_batch(n, &vec![100.0; batch], seed * 10 + n as u64);
@@ -1814,15 +1831,16 @@ pub fn graph_replay(client: &Client) {
                 .clone()
                 .read(client)
                 .expect("read");
-            let direct = potrf(client, m, upper, &def).unwrap().read(client).unwrap();
-            assert_eq!(out.info, direct.info, "n={n} seed {seed}: info");
+            let direct = potrf(client, m, upper, def).unwrap().read(client).unwrap();
+            assert_eq!(out.info, direct.info, "{what}: n={n} seed {seed}: info");
             // Bit patterns: a failed matrix's columns past its failure may hold NaN.
             assert_eq!(out.l.len(), direct.l.len());
             let differs =
                 (out.l.iter().zip(&direct.l)).position(|(x, y)| x.to_bits() != y.to_bits());
             assert!(
                 differs.is_none(),
-                "n={n} seed {seed}: graph differs from the direct call at element {differs:?}"
+                "{what}: n={n} seed {seed}: graph differs from the direct call at element \
+                 {differs:?}"
             );
             if let Some(p) = fail {
                 assert_eq!(
@@ -2747,3 +2765,44 @@ testgen!(
     wgpu,
     cubecl::Device::wgpu(Default::default()).expect("a wgpu adapter")
 );
+
+/// `dataflow_below` on an H100/H200 (host-side plan): off by default; where asked for, the
+/// rests of single matrices' regions up to it (not one tile, not beyond it), 256-unit cubes
+/// whose products run on tensor cores where the rows are aligned, the solve on 4 lanes per
+/// row, the leaves in half-sub-block trips; batches only with the steps' substitution; and
+/// refused on a device without cube hand-offs.
+#[test]
+fn dataflow_policy_on_hopper() {
+    let hw = Hardware::hopper();
+    let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
+    assert_eq!(def.dataflow_below, 0);
+    assert!(def.dataflow_for(1024, 1, true).is_none());
+    let on = CholeskyParams {
+        dataflow_below: Some(1408),
+        ..CholeskyParams::default()
+    };
+    let l = CholeskyLaunch::new(&hw, &on).expect("launch");
+    let cfg = l.dataflow_for(1408, 1, true).expect("dataflow at 1408");
+    assert_eq!((cfg.units(), cfg.groups, cfg.plane), (256, 4, 32));
+    assert!(cfg.mma && cfg.storage_sync && cfg.lcfg.subst_panel);
+    assert_eq!(cfg.lcfg.ku * 2, cfg.lcfg.sub);
+    assert!(cfg.shared_bytes() <= hw.max_shared_bytes);
+    assert!(!l.dataflow_for(1000, 1, false).expect("unaligned").mma);
+    assert!(l.dataflow_for(1409, 1, true).is_none());
+    assert!(l.dataflow_for(64, 1, true).is_none());
+    assert!(
+        l.dataflow_for(1024, 4, true).is_none(),
+        "batches keep the steps"
+    );
+    let batched = CholeskyParams {
+        step_substitution: Some(true),
+        ..on
+    };
+    let l = CholeskyLaunch::new(&hw, &batched).expect("launch");
+    assert!(l.dataflow_for(1024, 4, true).is_some());
+    let no_handoff = Hardware {
+        cube_handoff: false,
+        ..hw
+    };
+    assert!(CholeskyLaunch::new(&no_handoff, &on).is_none());
+}
