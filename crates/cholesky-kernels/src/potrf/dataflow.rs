@@ -24,6 +24,7 @@ use super::blocked::{BlockFrom, blocked_leaf_block};
 #[cfg(doc)]
 use super::fused::mma_elem;
 use super::fused::{Acc, mma_acc, mma_value};
+use super::panel_solve::substitute_row;
 use crate::Ctx;
 use crate::config::{BlockedLeafConfig, LeafStage};
 use cubecl::prelude::*;
@@ -395,24 +396,7 @@ pub fn dataflow_kernel<F: Float>(
                 }
                 v[cc] = y;
             }
-            #[unroll(cfg.lcfg.unroll)]
-            for k in 0..nb {
-                // Column k is register k / g of lane k % g; its value is final now.
-                let (o, ck) = (k % g, k / g);
-                let mut y = v[ck] * dinv[k];
-                if comptime!(cfg.groups > 1) {
-                    y = plane_shuffle(y, (first + o) as u32);
-                    if lq == o {
-                        v[ck] = y;
-                    }
-                } else {
-                    v[ck] = y;
-                }
-                #[unroll(cfg.lcfg.unroll)]
-                for c2 in 0..cw {
-                    v[c2] -= y * sh_b[k * ld + c2 * g + lq];
-                }
-            }
+            substitute_row(&mut v, &sh_b, &dinv, lq, first, nb, g, cfg.lcfg.unroll);
             if r < nti {
                 #[unroll(cfg.lcfg.unroll)]
                 for cc in 0..cw {

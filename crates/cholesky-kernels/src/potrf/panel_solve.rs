@@ -132,29 +132,53 @@ pub fn panel_solve_kernel<F: Float>(
             }
             a[c] = v;
         }
-        #[unroll(cfg.unroll)]
-        for j in 0..nb {
-            // Column j is register j / g of lane j % g; its lane's value is final now.
-            let (o, c) = (j % g, j / g);
-            let mut x = a[c] * dinv[j];
-            if comptime!(cfg.groups > 1) {
-                x = plane_shuffle(x, (first + o) as u32);
-                if q == o {
-                    a[c] = x;
-                }
-            } else {
-                a[c] = x;
-            }
-            #[unroll(cfg.unroll)]
-            for c2 in 0..cw {
-                a[c2] -= x * lt[j * ld + c2 * g + q];
-            }
-        }
+        substitute_row(&mut a, &lt, &dinv, q, first, nb, g, cfg.unroll);
         if live {
             #[unroll(cfg.unroll)]
             for c in 0..cw {
                 w[base + r * sa.rs + (c * g + q) * sa.cs] = a[c];
             }
+        }
+    }
+}
+
+/// One row x of x·L11ᵀ = a, forward over the columns, in place in `v`: the row's units are
+/// `groups` consecutive lanes of one plane (`first` the first of them), lane `lq` holding
+/// columns lq, lq + g, … (g = `groups`); `lt`: L11's strictly lower part transposed, column j
+/// at j·(nb + 1) (zeros on and above the diagonal); `dinv`: 1/l_jj. Column j: its lane
+/// scales its entry, a shuffle hands x_j to the row's lanes, each removes x_j·l_rj from its
+/// columns r.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn substitute_row<F: Float>(
+    v: &mut Array<F>,
+    lt: &Shared<[F]>,
+    dinv: &Shared<[F]>,
+    lq: usize,
+    first: usize,
+    #[comptime] nb: usize,
+    #[comptime] groups: usize,
+    #[comptime] unroll: bool,
+) {
+    let g = groups;
+    let cw = comptime!(nb / groups);
+    let ld = comptime!(nb + 1);
+    #[unroll(unroll)]
+    for j in 0..nb {
+        // Column j is register j / g of lane j % g; its lane's value is final now.
+        let (o, c) = (j % g, j / g);
+        let mut x = v[c] * dinv[j];
+        if comptime!(groups > 1) {
+            x = plane_shuffle(x, (first + o) as u32);
+            if lq == o {
+                v[c] = x;
+            }
+        } else {
+            v[c] = x;
+        }
+        #[unroll(unroll)]
+        for c2 in 0..cw {
+            v[c2] -= x * lt[j * ld + c2 * g + lq];
         }
     }
 }
