@@ -45,7 +45,7 @@ const DIAG_STAGE: LeafStage = LeafStage {
     check: false,
 };
 
-/// Comptime shape of [`dataflow_kernel`].
+/// Comptime shape of the tile tasks' kernel (`dataflow_kernel`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DataflowConfig {
     /// The diagonal tiles' kernel (its nb is the tile order, its units the cube's).
