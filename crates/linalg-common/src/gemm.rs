@@ -859,7 +859,20 @@ pub fn tile_at_tri(dims: &MatArgs, #[comptime] b: usize) -> TileAt {
     if bidx >= dims.batch {
         terminate!();
     }
-    let t = CUBE_POS_X;
+    let (r, c) = tri_tile(CUBE_POS_X);
+    TileAt {
+        bidx,
+        mat: bidx,
+        chunk: 0,
+        row0: r * b,
+        col0: c * b,
+        kdim: dims.k,
+    }
+}
+
+/// Tile (r, c), c ≤ r, of the lower triangle listed row by row: t = r(r + 1)/2 + c.
+#[cube]
+pub fn tri_tile(t: u32) -> (usize, usize) {
     // r from the f32 root (exact to ±1 for t < 2²⁴), then corrected.
     let mut r = u32::cast_from((f32::sqrt(f32::cast_from(8 * t + 1)) - 1.0) * 0.5);
     if (r + 1) * (r + 2) / 2 <= t {
@@ -868,15 +881,7 @@ pub fn tile_at_tri(dims: &MatArgs, #[comptime] b: usize) -> TileAt {
     if r * (r + 1) / 2 > t {
         r -= 1;
     }
-    let c = t - r * (r + 1) / 2;
-    TileAt {
-        bidx,
-        mat: bidx,
-        chunk: 0,
-        row0: r as usize * b,
-        col0: c as usize * b,
-        kdim: dims.k,
-    }
+    (r as usize, (t - r * (r + 1) / 2) as usize)
 }
 
 /// The cubes along x of [`tile_at_tri()`]'s grid for a square C of order `m` in `b × b` tiles.

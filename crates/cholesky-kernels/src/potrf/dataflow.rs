@@ -27,9 +27,10 @@ use super::fused::{Acc, mma_acc, mma_value};
 use super::panel_solve::substitute_row;
 use crate::Ctx;
 use crate::config::{BlockedLeafConfig, LeafStage};
+use crate::trsm::trsv::chain_barrier;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use linalg_common::gemm::{Operand, Strides, batch_grid};
+use linalg_common::gemm::{Operand, Strides, batch_grid, tri_tile};
 use linalg_common::gemm_mma::MMA_PLANE;
 
 /// What a wait that gave up stores in its matrix's flag (the non-finite check stores 1).
@@ -78,20 +79,6 @@ impl DataflowConfig {
     }
 }
 
-/// Tile (i, j) of the grid's cube x = i(i + 1)/2 + j.
-#[cube]
-fn tile_of(x: u32) -> (usize, usize) {
-    // i from the f32 root (exact to ±1 for x < 2²⁴), then corrected.
-    let mut i = u32::cast_from((f32::sqrt(f32::cast_from(8 * x + 1)) - 1.0) * 0.5);
-    if (i + 1) * (i + 2) / 2 <= x {
-        i += 1;
-    }
-    if i * (i + 1) / 2 > x {
-        i -= 1;
-    }
-    (i as usize, (x - i * (i + 1) / 2) as usize)
-}
-
 /// Where element e of this unit's C lies in the tile: the mma accumulator layout
 /// ([`mma_elem`]: plane q of 8 holds rows 16·(q / 2) + [0, 16) and columns 32·(q % 2) +
 /// [0, 32)), else unit + e·units row-major. Loops over e unroll on GPUs (where e is then a
@@ -109,16 +96,6 @@ fn elem_at(unit: usize, e: usize, #[comptime] cfg: DataflowConfig) -> (usize, us
     } else {
         let idx = unit + e * comptime!(cfg.units());
         (idx / nb, idx % nb)
-    }
-}
-
-/// A storage barrier where the runtime has one, else (the CPU runtime) a cube barrier.
-#[cube]
-fn storage_barrier(#[comptime] storage_sync: bool) {
-    if comptime!(storage_sync) {
-        sync_storage();
-    } else {
-        sync_cube();
     }
 }
 
@@ -146,7 +123,7 @@ fn wait_for(
             }
         }
     }
-    storage_barrier(storage_sync);
+    chain_barrier(storage_sync);
 }
 
 /// The rows `row0` … (`rows` of them; zeros past) of the nb columns from `col0` of the
@@ -209,7 +186,7 @@ pub fn dataflow_kernel<F: Float>(
     let tt = s.div_ceil(nb);
     let tiles = tt * (tt + 1) / 2;
     let x = CUBE_POS_X as usize;
-    let (i, j) = tile_of(CUBE_POS_X);
+    let (i, j) = tri_tile(CUBE_POS_X);
     let fb = bidx * tiles;
     let base = sw.offset + bidx * sw.bs;
     let (ri, rj) = (i * nb, j * nb);
@@ -406,7 +383,7 @@ pub fn dataflow_kernel<F: Float>(
         }
     }
     // Publish: every unit's stores, then the flag.
-    storage_barrier(cfg.storage_sync);
+    chain_barrier(cfg.storage_sync);
     if unit == 0 {
         ready[fb + x].store(1u32);
     }

@@ -467,7 +467,7 @@ fn row_product<F: Float>(
 
 /// A storage barrier where the runtime has one, else (the CPU runtime) a cube barrier.
 #[cube]
-fn chain_barrier(#[comptime] storage_sync: bool) {
+pub(crate) fn chain_barrier(#[comptime] storage_sync: bool) {
     if comptime!(storage_sync) {
         sync_storage();
     } else {
