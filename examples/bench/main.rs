@@ -419,6 +419,8 @@ fn main() {
                 chol_tri_grid: None,
                 chol_leaf_subst: None,
                 chol_dataflow: None,
+                chol_tasks: None,
+                chol_tasks_cubes: None,
                 chol_fused_mma: None,
                 chol_fused_mma_leaf: None,
                 chol_fused_mma_rows: None,
@@ -563,6 +565,8 @@ fn main() {
         chol_tri_grid: on_off(&args, "potrf-tri-grid"),
         chol_leaf_subst: on_off(&args, "potrf-leaf-subst"),
         chol_dataflow: number(&args, "potrf-dataflow"),
+        chol_tasks: on_off(&args, "potrf-tasks"),
+        chol_tasks_cubes: number(&args, "potrf-tasks-cubes"),
         chol_fused_mma: args.get("potrf-fused-mma").map(|v| match v {
             "on" | "leaf" => true,
             "off" => false,

@@ -156,6 +156,14 @@ pub struct CholeskyParams {
     /// ([`Hardware::cube_handoff`]); elsewhere the steps run. `Some(n)` with n > 0 is
     /// refused where the device cannot hand data between cubes. Default: 0 (not yet measured).
     pub dataflow_below: Option<usize>,
+    /// With [`Self::dataflow_below`], the tile tasks run right-looking on a fixed set of cubes
+    /// per matrix that each own tiles (`potrf/tasks.rs`) instead of a cube per tile that
+    /// applies its updates when it starts: a tile's updates then run as soon as their
+    /// operands are final. Default: off (not yet measured).
+    pub dataflow_tasks: Option<bool>,
+    /// The most cubes per matrix for [`Self::dataflow_tasks`] (default, and at most: one per
+    /// multiprocessor over the batch where the device runs a launch's cubes at once, else 1).
+    pub dataflow_cubes: Option<usize>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
     /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
@@ -817,6 +825,10 @@ pub struct CholeskyLaunch {
     pub leaf_subst: bool,
     /// [`CholeskyParams::dataflow_below`] (0: off).
     pub dataflow_below: usize,
+    /// [`CholeskyParams::dataflow_tasks`].
+    pub dataflow_tasks: bool,
+    /// [`CholeskyParams::dataflow_cubes`].
+    pub dataflow_cubes: Option<usize>,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
     pub trsv_chain: bool,
@@ -1022,6 +1034,8 @@ impl CholeskyLaunch {
             leaf_plane: params.leaf_plane.unwrap_or(false),
             leaf_subst: params.leaf_subst.unwrap_or(true),
             dataflow_below,
+            dataflow_tasks: params.dataflow_tasks.unwrap_or(false),
+            dataflow_cubes: params.dataflow_cubes,
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -1206,6 +1220,21 @@ impl CholeskyLaunch {
             && cfg.shared_bytes() <= hw.max_shared_bytes
             && s.div_ceil(nb) * (s.div_ceil(nb) + 1) / 2 <= hw.max_cube_count.0 as usize;
         ok.then_some(cfg)
+    }
+
+    /// Cubes per matrix of the tile tasks on a fixed set of cubes ([`Self::dataflow_tasks`])
+    /// for a region of order `s`: at most one per tile, and where cubes wait on any other cube
+    /// of the launch they must all run at once, so at most one per multiprocessor over the
+    /// batch ([`Hardware::co_resident`]; elsewhere one, which waits only on itself);
+    /// [`CholeskyParams::dataflow_cubes`] lowers it.
+    pub fn tasks_cubes(&self, s: usize, batch: usize, cfg: crate::potrf::DataflowConfig) -> usize {
+        let tt = s.div_ceil(cfg.lcfg.nb);
+        let fit = match self.hw.num_sms {
+            Some(sms) if self.hw.co_resident => sms as usize / batch.max(1),
+            _ => 1,
+        };
+        let want = self.dataflow_cubes.unwrap_or(usize::MAX);
+        (tt * (tt + 1) / 2).min(fit).min(want).max(1)
     }
 
     /// Whether fused steps stage their block in shared memory

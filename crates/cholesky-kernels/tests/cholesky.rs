@@ -578,11 +578,22 @@ pub fn step_substitution(client: &Client) {
 pub fn dataflow(client: &Client) {
     let hw = Hardware::of(client);
     let mut taken = 0;
-    for leaf in [None, Some(32), Some(16)] {
+    // The cube-per-tile tasks, then the tasks on a fixed set of cubes (`dataflow_tasks`): as
+    // many as fit, and where cubes may wait on any other, three (cubes owning several tiles).
+    let mut variants = vec![(false, None), (true, None)];
+    if hw.co_resident {
+        variants.push((true, Some(3)));
+    }
+    for (leaf, (tasks, cubes)) in [None, Some(32), Some(16)]
+        .into_iter()
+        .flat_map(|l| variants.iter().map(move |v| (l, *v)))
+    {
         let p = CholeskyParams {
             leaf,
             step_substitution: Some(true),
             dataflow_below: Some(1 << 20),
+            dataflow_tasks: Some(tasks),
+            dataflow_cubes: cubes,
             ..CholeskyParams::default()
         };
         let Some(launch) = CholeskyLaunch::new(&hw, &p) else {
@@ -595,7 +606,17 @@ pub fn dataflow(client: &Client) {
             continue;
         };
         taken += 1;
-        eprintln!("dataflow leaf {nb}: {cfg:?}");
+        eprintln!("dataflow leaf {nb}, tasks {tasks}, cubes {cubes:?}: {cfg:?}");
+        if tasks {
+            let c = launch.tasks_cubes(8 * nb + 3, 3, cfg);
+            let tiles = 9 * 10 / 2;
+            let fit = if hw.co_resident {
+                hw.num_sms.map_or(1, |m| m as usize / 3)
+            } else {
+                1
+            };
+            assert_eq!(c, tiles.min(fit).min(cubes.unwrap_or(usize::MAX)).max(1));
+        }
         assert_eq!(cfg.lcfg.nb, nb);
         assert!(
             launch.dataflow_for(nb, 1, true).is_none(),
@@ -609,7 +630,8 @@ pub fn dataflow(client: &Client) {
         assert!(off_launch.dataflow_for(3 * nb, 1, true).is_none());
         for n in [nb + 1, 2 * nb, 3 * nb + 5, 4 * nb, 5 * nb - 1, 8 * nb + 3] {
             for upper in [false, true] {
-                let what = format!("dataflow, leaf {nb}, n={n}, upper={upper}");
+                let what =
+                    format!("dataflow, leaf {nb}, tasks {tasks} {cubes:?}, n={n}, upper={upper}");
                 let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 61 + n as u64);
                 let clean = a.clone();
                 poison(&mut a, 3, n, upper);
@@ -634,7 +656,7 @@ pub fn dataflow(client: &Client) {
             ..p
         };
         for (batch, n) in [(1usize, 7 * nb + 3), (2, 6 * nb)] {
-            let what = format!("dataflow tail, leaf {nb}, batch {batch}, n={n}");
+            let what = format!("dataflow tail, leaf {nb}, tasks {tasks}, batch {batch}, n={n}");
             let (mut a, _) = spd_batch(n, &vec![100.0; batch], 67 + n as u64);
             let clean = a.clone();
             poison(&mut a, batch, n, false);

@@ -84,7 +84,7 @@ impl DataflowConfig {
 /// [0, 32)), else unit + e·units row-major. Loops over e unroll on GPUs (where e is then a
 /// constant), not on the CPU runtime (nb²/units elements per unit there).
 #[cube]
-fn elem_at(unit: usize, e: usize, #[comptime] cfg: DataflowConfig) -> (usize, usize) {
+pub(super) fn elem_at(unit: usize, e: usize, #[comptime] cfg: DataflowConfig) -> (usize, usize) {
     let nb = comptime!(cfg.lcfg.nb);
     if comptime!(cfg.mma) {
         let (plane, lane) = (unit / MMA_PLANE, unit % MMA_PLANE);
@@ -102,7 +102,7 @@ fn elem_at(unit: usize, e: usize, #[comptime] cfg: DataflowConfig) -> (usize, us
 /// Unit 0 waits for flags `f1` and `f2` of `ready`, then the barrier acquires for every
 /// unit what their tiles published. A wait that gives up marks `flags[bidx]`.
 #[cube]
-fn wait_for(
+pub(super) fn wait_for(
     ready: &[Atomic<u32>],
     flags: &mut [u32],
     f1: usize,
@@ -110,7 +110,8 @@ fn wait_for(
     bidx: usize,
     #[comptime] storage_sync: bool,
 ) {
-    if UNIT_POS == 0 {
+    // After one wait gave up, the matrix's later waits do not poll (its result is void).
+    if UNIT_POS == 0 && flags[bidx] != DATAFLOW_TIMEOUT {
         let mut polls = 0u32;
         loop {
             if ready[f1].load() != 0 && ready[f2].load() != 0 {
@@ -180,29 +181,14 @@ pub fn dataflow_kernel<F: Float>(
         terminate!();
     }
     let nb = comptime!(cfg.lcfg.nb);
-    let ld = comptime!(cfg.lcfg.nb + 1);
-    let ne = comptime!(cfg.elems());
-    let unit = UNIT_POS as usize;
     let tt = s.div_ceil(nb);
-    let tiles = tt * (tt + 1) / 2;
     let x = CUBE_POS_X as usize;
     let (i, j) = tri_tile(CUBE_POS_X);
-    let fb = bidx * tiles;
-    let base = sw.offset + bidx * sw.bs;
-    let (ri, rj) = (i * nb, j * nb);
-    let nti = min(nb, s - ri);
-    let ntj = min(nb, s - rj);
-    let diag = i == j;
-    let sl = Strides {
-        offset: sw.offset + rj * (sw.rs + sw.cs),
-        rs: sw.rs,
-        cs: sw.cs,
-        bs: sw.bs,
-    };
+    let t = TileAt::new(&sw, s, bidx, tt, i, j, cfg);
     // Uniform per cube: a block factored before this launch is published at once.
     if x == 0 && first_done != 0 {
-        if unit == 0 {
-            ready[fb].store(1u32);
+        if UNIT_POS == 0 {
+            ready[t.fb].store(1u32);
         }
         terminate!();
     }
@@ -211,86 +197,233 @@ pub fn dataflow_kernel<F: Float>(
     let mut sh_b = Shared::<[F]>::new_slice(comptime!(cfg.lcfg.nb * (cfg.lcfg.nb + 1)));
     let mut dinv = Shared::<[F]>::new_slice(comptime!(cfg.lcfg.nb));
 
-    // C: the tile's lower part for a diagonal tile, the whole tile below it.
+    // C −= L_ik·L_jkᵀ for each earlier block column k, once both are final.
+    let mut c = load_c(&*w, &sw, &t, cfg);
+    for k in 0..j {
+        wait_for(
+            ready,
+            flags,
+            t.fb + tile_index(i, k),
+            t.fb + tile_index(j, k),
+            bidx,
+            cfg.storage_sync,
+        );
+        update_c(&mut c, &*w, &sw, &t, k, &mut sh_a, &mut sh_b, cfg);
+    }
+    finish_tile(
+        &c, a, w, inv, info, flags, ready, &sw, &t, d0, bidx, &mut sh_a, &mut sh_b, &mut dinv, cfg,
+    );
+    // Publish: every unit's stores, then the flag.
+    chain_barrier(cfg.storage_sync);
+    if UNIT_POS == 0 {
+        ready[t.fb + x].store(1u32);
+    }
+}
+
+/// The flag index of tile (i, j), j ≤ i, within its matrix (row by row).
+#[cube]
+pub(super) fn tile_index(i: usize, j: usize) -> usize {
+    i * (i + 1) / 2 + j
+}
+
+/// Where a tile task's tile lies: its matrix's first element, its first row ri and column
+/// rj in the region, its rows and columns inside the region, and its matrix's first flag.
+#[derive(CubeType, Clone, Copy)]
+pub(super) struct TileAt {
+    pub base: usize,
+    pub ri: usize,
+    pub rj: usize,
+    pub nti: usize,
+    pub ntj: usize,
+    pub fb: usize,
+    pub i: usize,
+    pub j: usize,
+}
+
+#[cube]
+impl TileAt {
+    /// Tile (i, j) of matrix `bidx`'s region (order `s`, `tt` tile rows).
+    pub fn new(
+        sw: &Strides,
+        s: usize,
+        bidx: usize,
+        tt: usize,
+        i: usize,
+        j: usize,
+        #[comptime] cfg: DataflowConfig,
+    ) -> TileAt {
+        let nb = comptime!(cfg.lcfg.nb);
+        let (ri, rj) = (i * nb, j * nb);
+        TileAt {
+            base: sw.offset + bidx * sw.bs,
+            ri,
+            rj,
+            nti: min(nb, s - ri),
+            ntj: min(nb, s - rj),
+            fb: bidx * (tt * (tt + 1) / 2),
+            i,
+            j,
+        }
+    }
+}
+
+/// The tile's C: its lower part for a diagonal tile, the whole tile below it (zeros past the
+/// region), in [`elem_at`]'s layout.
+#[cube]
+pub(super) fn load_c<F: Float>(
+    w: &[F],
+    sw: &Strides,
+    t: &TileAt,
+    #[comptime] cfg: DataflowConfig,
+) -> Array<F> {
+    let ne = comptime!(cfg.elems());
+    let unit = UNIT_POS as usize;
+    let diag = t.i == t.j;
     let mut c = Array::<F>::new(ne);
     #[unroll(cfg.lcfg.unroll)]
     for e in 0..ne {
         let (r, q) = elem_at(unit, e, cfg);
         let mut v = F::new(0.0);
-        if r < nti && q < ntj && (!diag || q <= r) {
-            v = w[base + (ri + r) * sw.rs + (rj + q) * sw.cs];
+        if r < t.nti && q < t.ntj && (!diag || q <= r) {
+            v = w[t.base + (t.ri + r) * sw.rs + (t.rj + q) * sw.cs];
         }
         c[e] = v;
     }
+    c
+}
 
-    // C −= L_ik·L_jkᵀ for each earlier block column k, once both are final.
-    for k in 0..j {
-        wait_for(
-            ready,
-            flags,
-            fb + i * (i + 1) / 2 + k,
-            fb + j * (j + 1) / 2 + k,
-            bidx,
-            cfg.storage_sync,
-        );
-        if comptime!(cfg.mma) {
-            let (plane, lane) = (unit / MMA_PLANE, unit % MMA_PLANE);
-            let mut acc = Sequence::<Array<Acc>>::new();
-            let col = (base + k * nb * sw.cs) / 4 + lane % 4;
-            let rs4 = sw.rs / 4;
-            mma_acc(
-                &*w,
-                &*w,
-                col + ri * rs4,
-                rs4,
-                nti,
-                col + rj * rs4,
-                rs4,
-                ntj,
-                nb,
-                16 * (plane / 2),
-                32 * (plane % 2),
-                lane / 4,
-                &mut acc,
-            );
-            #[unroll]
-            for e in 0..ne {
-                c[e] -= F::cast_from(mma_value(&acc, e));
-            }
-            // The next trip's wait comes before any further read: no barrier needed here.
-        } else {
-            stage_rows(&*w, base, &sw, ri, nti, k * nb, &mut sh_a, cfg);
-            if !diag {
-                stage_rows(&*w, base, &sw, rj, ntj, k * nb, &mut sh_b, cfg);
-            }
-            sync_cube();
-            #[unroll(cfg.lcfg.unroll)]
-            for e in 0..ne {
-                let (r, q) = elem_at(unit, e, cfg);
-                let mut acc = F::new(0.0);
-                if diag {
-                    #[unroll(cfg.lcfg.unroll)]
-                    for t in 0..nb {
-                        acc += sh_a[r * ld + t] * sh_a[q * ld + t];
-                    }
-                } else {
-                    #[unroll(cfg.lcfg.unroll)]
-                    for t in 0..nb {
-                        acc += sh_a[r * ld + t] * sh_b[q * ld + t];
-                    }
-                }
-                c[e] -= acc;
-            }
-            // The staged tiles are refilled by the next trip.
-            sync_cube();
+/// Stores what [`load_c`] loaded.
+#[cube]
+pub(super) fn store_c<F: Float>(
+    c: &Array<F>,
+    w: &mut [F],
+    sw: &Strides,
+    t: &TileAt,
+    #[comptime] cfg: DataflowConfig,
+) {
+    let ne = comptime!(cfg.elems());
+    let unit = UNIT_POS as usize;
+    let diag = t.i == t.j;
+    #[unroll(cfg.lcfg.unroll)]
+    for e in 0..ne {
+        let (r, q) = elem_at(unit, e, cfg);
+        if r < t.nti && q < t.ntj && (!diag || q <= r) {
+            w[t.base + (t.ri + r) * sw.rs + (t.rj + q) * sw.cs] = c[e];
         }
     }
+}
 
-    if diag {
-        // The diagonal blocks of earlier columns are all final (this tile waited on them
-        // through its row's flags), and no later one runs before this flag: `info` is
+/// C −= L_ik·L_jkᵀ (tiles (i, k) and (j, k), final): by `mma.sync` from global memory with
+/// `cfg.mma`, else staged in `sh_a` and `sh_b` (ends on a cube barrier).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn update_c<F: Float>(
+    c: &mut Array<F>,
+    w: &[F],
+    sw: &Strides,
+    t: &TileAt,
+    k: usize,
+    sh_a: &mut Shared<[F]>,
+    sh_b: &mut Shared<[F]>,
+    #[comptime] cfg: DataflowConfig,
+) {
+    let nb = comptime!(cfg.lcfg.nb);
+    let ld = comptime!(cfg.lcfg.nb + 1);
+    let ne = comptime!(cfg.elems());
+    let unit = UNIT_POS as usize;
+    let diag = t.i == t.j;
+    let base = t.base;
+    if comptime!(cfg.mma) {
+        let (plane, lane) = (unit / MMA_PLANE, unit % MMA_PLANE);
+        let mut acc = Sequence::<Array<Acc>>::new();
+        let col = (base + k * nb * sw.cs) / 4 + lane % 4;
+        let rs4 = sw.rs / 4;
+        mma_acc(
+            w,
+            w,
+            col + t.ri * rs4,
+            rs4,
+            t.nti,
+            col + t.rj * rs4,
+            rs4,
+            t.ntj,
+            nb,
+            16 * (plane / 2),
+            32 * (plane % 2),
+            lane / 4,
+            &mut acc,
+        );
+        #[unroll]
+        for e in 0..ne {
+            c[e] -= F::cast_from(mma_value(&acc, e));
+        }
+        // The next trip's wait comes before any further read: no barrier needed here.
+    } else {
+        stage_rows(w, base, sw, t.ri, t.nti, k * nb, sh_a, cfg);
+        if !diag {
+            stage_rows(w, base, sw, t.rj, t.ntj, k * nb, sh_b, cfg);
+        }
+        sync_cube();
+        #[unroll(cfg.lcfg.unroll)]
+        for e in 0..ne {
+            let (r, q) = elem_at(unit, e, cfg);
+            let mut acc = F::new(0.0);
+            if diag {
+                #[unroll(cfg.lcfg.unroll)]
+                for u in 0..nb {
+                    acc += sh_a[r * ld + u] * sh_a[q * ld + u];
+                }
+            } else {
+                #[unroll(cfg.lcfg.unroll)]
+                for u in 0..nb {
+                    acc += sh_a[r * ld + u] * sh_b[q * ld + u];
+                }
+            }
+            c[e] -= acc;
+        }
+        // The staged tiles are refilled by the next trip.
+        sync_cube();
+    }
+}
+
+/// The tile's L from its updated C: a diagonal tile factors it (unless an earlier pivot
+/// failed), a tile below the diagonal waits for L_jj and solves by substitution; both store
+/// L. The caller publishes it (a storage barrier, then the flag).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn finish_tile<F: Float>(
+    c: &Array<F>,
+    a: &[F],
+    w: &mut [F],
+    inv: &mut [F],
+    info: &mut [u32],
+    flags: &mut [u32],
+    ready: &[Atomic<u32>],
+    sw: &Strides,
+    t: &TileAt,
+    d0: usize,
+    bidx: usize,
+    sh_a: &mut Shared<[F]>,
+    sh_b: &mut Shared<[F]>,
+    dinv: &mut Shared<[F]>,
+    #[comptime] cfg: DataflowConfig,
+) {
+    let nb = comptime!(cfg.lcfg.nb);
+    let ld = comptime!(cfg.lcfg.nb + 1);
+    let ne = comptime!(cfg.elems());
+    let unit = UNIT_POS as usize;
+    let (base, ri, rj, nti, ntj) = (t.base, t.ri, t.rj, t.nti, t.ntj);
+    if t.i == t.j {
+        // The diagonal blocks of earlier columns are all final (this tile's updates waited on
+        // them through its row's flags), and no later one runs before this flag: `info` is
         // settled and uniform here.
         if info[bidx] == 0 {
+            let sl = Strides {
+                offset: sw.offset + rj * (sw.rs + sw.cs),
+                rs: sw.rs,
+                cs: sw.cs,
+                bs: sw.bs,
+            };
             // The block as the leaf's loader lays it out: lower triangle, zeros above it,
             // the identity past ntj.
             #[unroll(cfg.lcfg.unroll)]
@@ -313,7 +446,7 @@ pub fn dataflow_kernel<F: Float>(
                 inv,
                 info,
                 flags,
-                &mut sh_a,
+                sh_a,
                 &sl,
                 &sl,
                 &sl,
@@ -334,7 +467,7 @@ pub fn dataflow_kernel<F: Float>(
             let (r, q) = elem_at(unit, e, cfg);
             sh_a[r * ld + q] = c[e];
         }
-        let dj = fb + j * (j + 1) / 2 + j;
+        let dj = t.fb + tile_index(t.j, t.j);
         wait_for(ready, flags, dj, dj, bidx, cfg.storage_sync);
         let lb = base + rj * (sw.rs + sw.cs);
         #[unroll(cfg.lcfg.unroll)]
@@ -373,7 +506,7 @@ pub fn dataflow_kernel<F: Float>(
                 }
                 v[cc] = y;
             }
-            substitute_row(&mut v, &sh_b, &dinv, lq, first, nb, g, cfg.lcfg.unroll);
+            substitute_row(&mut v, &*sh_b, &*dinv, lq, first, nb, g, cfg.lcfg.unroll);
             if r < nti {
                 #[unroll(cfg.lcfg.unroll)]
                 for cc in 0..cw {
@@ -381,11 +514,6 @@ pub fn dataflow_kernel<F: Float>(
                 }
             }
         }
-    }
-    // Publish: every unit's stores, then the flag.
-    chain_barrier(cfg.storage_sync);
-    if unit == 0 {
-        ready[fb + x].store(1u32);
     }
 }
 
@@ -407,6 +535,11 @@ pub(crate) fn launch_dataflow(
     let Some(cfg) = ctx.launch.dataflow_for(s, ctx.batch, aligned) else {
         return false;
     };
+    if ctx.launch.dataflow_tasks {
+        let cubes = ctx.launch.tasks_cubes(s, ctx.batch, cfg);
+        super::tasks::launch_tasks(ctx, w, info, flags, d0, first_done, cfg, cubes);
+        return true;
+    }
     let nb = cfg.lcfg.nb;
     let tt = s.div_ceil(nb);
     let tiles = tt * (tt + 1) / 2;

@@ -18,7 +18,8 @@
 //! inverses a TRSM of the recursion needs are then formed in one launch after its A11), or
 //! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in). With
 //! `CholeskyParams::dataflow_below`, a right-looking region's rest of at most that order is
-//! one launch of tile tasks that wait on each other's flags instead (`dataflow.rs`).
+//! one launch of tile tasks that wait on each other's flags instead (`dataflow.rs`; with
+//! `dataflow_tasks`, the same tasks right-looking on a fixed set of cubes: `tasks.rs`).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
 mod dataflow;
@@ -29,6 +30,7 @@ mod panel_mma;
 mod panel_solve;
 mod rows;
 mod small;
+mod tasks;
 
 /// The tile tasks' kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
@@ -48,6 +50,9 @@ pub use panel_solve::{PanelSolveConfig, panel_solve_kernel};
 /// The batched rows kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
 pub use rows::rows_kernel;
+/// The tile tasks on a fixed set of cubes, public only for `examples/ptx_probe.rs`.
+#[doc(hidden)]
+pub use tasks::tasks_kernel;
 
 use crate::config::{BatchedLeaf, LeafConfig, LeafStage, RowsConfig, SmallConfig};
 use crate::syrk::syrk_rec;
