@@ -4,11 +4,12 @@
 //! their operands are final rather than when its cube starts.
 //!
 //! Each matrix's region gets P cubes (at most one per multiprocessor, so all run at once, or
-//! one on devices without that promise); cube c owns the tiles x ≡ c (mod P), x = i(i + 1)/2
-//! + j, and keeps C in the region (global memory) between its tasks. The tasks are
-//! U(i, j, k): C_ij −= L_ik·L_jkᵀ (k < j, after L_ik and L_jk are final), and F(i, j): factor
-//! the diagonal tile or solve the tile below it (after its last update, and L_jj), then raise
-//! its flag. Every cube runs its own tasks in one global order, for column j = 0, 1, …:
+//! one on devices without that promise); cube c owns the tiles numbered x ≡ c (mod P), row by
+//! row (x = i(i + 1)/2 + j), and keeps C in the region (global memory) between its tasks.
+//! The tasks are U(i, j, k): C_ij −= L_ik·L_jkᵀ (k < j, after L_ik and L_jk are final), and
+//! F(i, j): factor the diagonal tile or solve the tile below it (after its last update, and
+//! L_jj), then raise its flag. Every cube runs its own tasks in one global order, for column
+//! j = 0, 1, …:
 //! 1. U(i, j, j − 1) for its tiles of column j (the look-ahead: column j's last update);
 //! 2. F(j, j);
 //! 3. F(i, j), i > j;
