@@ -1807,8 +1807,9 @@ pub fn batched_small(client: &Client) {
 /// each input; runtimes without graphs (the CPU runtime) refuse with `Unsupported`.
 pub fn graph_replay(client: &Client) {
     let hw = Hardware::of(client);
-    // The defaults, and the rest of each region as tile tasks (`dataflow_below`), whose flags
-    // a recorded launch zeroes before every replay, where the device allows it.
+    // The defaults, and the rest of each region as tile tasks (`dataflow_below`, cube per tile
+    // or on a fixed set of cubes), whose flags a recorded launch zeroes before every replay,
+    // where the device allows it.
     let dataflow = CholeskyParams {
         dataflow_below: Some(1 << 20),
         step_substitution: Some(true),
@@ -1817,6 +1818,11 @@ pub fn graph_replay(client: &Client) {
     let mut variants = vec![("default", CholeskyParams::default())];
     if CholeskyLaunch::new(&hw, &dataflow).is_some() {
         variants.push(("dataflow", dataflow));
+        let tasks = CholeskyParams {
+            dataflow_tasks: Some(true),
+            ..dataflow
+        };
+        variants.push(("tasks", tasks));
     }
     for (what, def) in variants {
         graph_replay_with(client, what, &def);
@@ -2827,4 +2833,32 @@ fn dataflow_policy_on_hopper() {
         ..hw
     };
     assert!(CholeskyLaunch::new(&no_handoff, &on).is_none());
+    // The tasks on a fixed set of cubes: one per multiprocessor over the batch (132 on the
+    // Hopper model), at most one per tile, at most `dataflow_cubes`; one where cubes may not
+    // wait on any other of the launch.
+    let tasks = CholeskyParams {
+        dataflow_below: Some(4096),
+        dataflow_tasks: Some(true),
+        step_substitution: Some(true),
+        ..CholeskyParams::default()
+    };
+    let l = CholeskyLaunch::new(&hw, &tasks).expect("launch");
+    assert!(l.dataflow_tasks);
+    let cfg = l.dataflow_for(4096, 1, true).expect("tasks at 4096");
+    assert_eq!(l.tasks_cubes(4096, 1, cfg), 132);
+    assert_eq!(l.tasks_cubes(4096, 3, cfg), 44);
+    assert_eq!(l.tasks_cubes(4096, 200, cfg), 1);
+    assert_eq!(l.tasks_cubes(3 * 64, 1, cfg), 6);
+    let few = CholeskyParams {
+        dataflow_cubes: Some(5),
+        ..tasks
+    };
+    let l = CholeskyLaunch::new(&hw, &few).expect("launch");
+    assert_eq!(l.tasks_cubes(4096, 1, cfg), 5);
+    let apart = Hardware {
+        co_resident: false,
+        ..hw
+    };
+    let l = CholeskyLaunch::new(&apart, &tasks).expect("launch");
+    assert_eq!(l.tasks_cubes(4096, 1, cfg), 1);
 }
