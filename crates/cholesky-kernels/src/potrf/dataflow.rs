@@ -200,24 +200,37 @@ pub fn dataflow_kernel<F: Float>(
     // C −= L_ik·L_jkᵀ for each earlier block column k, once both are final.
     let mut c = load_c(&*w, &sw, &t, cfg);
     for k in 0..j {
-        wait_for(
-            ready,
-            flags,
-            t.fb + tile_index(i, k),
-            t.fb + tile_index(j, k),
-            bidx,
-            cfg.storage_sync,
-        );
+        wait_operands(ready, flags, &t, k, bidx, cfg.storage_sync);
         update_c(&mut c, &*w, &sw, &t, k, &mut sh_a, &mut sh_b, cfg);
     }
     finish_tile(
         &c, a, w, inv, info, flags, ready, &sw, &t, d0, bidx, &mut sh_a, &mut sh_b, &mut dinv, cfg,
     );
-    // Publish: every unit's stores, then the flag.
-    chain_barrier(cfg.storage_sync);
+    publish(ready, t.fb + x, cfg.storage_sync);
+}
+
+/// Publishes a tile: every unit's stores (a storage barrier), then its flag `f`.
+#[cube]
+pub(super) fn publish(ready: &[Atomic<u32>], f: usize, #[comptime] storage_sync: bool) {
+    chain_barrier(storage_sync);
     if UNIT_POS == 0 {
-        ready[t.fb + x].store(1u32);
+        ready[f].store(1u32);
     }
+}
+
+/// Waits until the operands of tile `t`'s update from block column k, L_ik and L_jk, are
+/// final ([`wait_for`]).
+#[cube]
+pub(super) fn wait_operands(
+    ready: &[Atomic<u32>],
+    flags: &mut [u32],
+    t: &TileAt,
+    k: usize,
+    bidx: usize,
+    #[comptime] storage_sync: bool,
+) {
+    let (f1, f2) = (t.fb + tile_index(t.i, k), t.fb + tile_index(t.j, k));
+    wait_for(ready, flags, f1, f2, bidx, storage_sync);
 }
 
 /// The flag index of tile (i, j), j ≤ i, within its matrix (row by row).

@@ -22,10 +22,9 @@
 //! order of k. A wait that gives up (after [`super::dataflow::WAIT_POLLS`] polls) marks the
 //! matrix as in [`super::dataflow`].
 use super::dataflow::{
-    DataflowConfig, TileAt, finish_tile, load_c, store_c, tile_index, update_c, wait_for,
+    DataflowConfig, TileAt, finish_tile, load_c, publish, store_c, update_c, wait_operands,
 };
 use crate::Ctx;
-use crate::trsm::trsv::chain_barrier;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 use linalg_common::gemm::{Operand, Strides, batch_grid, tri_tile};
@@ -81,14 +80,7 @@ pub fn tasks_kernel<F: Float>(
                     let t = TileAt::new(&sw, s, bidx, tt, ti, tj, cfg);
                     if update {
                         let k = j - 1;
-                        wait_for(
-                            ready,
-                            flags,
-                            t.fb + tile_index(ti, k),
-                            t.fb + tile_index(tj, k),
-                            bidx,
-                            cfg.storage_sync,
-                        );
+                        wait_operands(ready, flags, &t, k, bidx, cfg.storage_sync);
                         let mut c = load_c(&*w, &sw, &t, cfg);
                         update_c(&mut c, &*w, &sw, &t, k, &mut sh_a, &mut sh_b, cfg);
                         store_c(&c, w, &sw, &t, cfg);
@@ -101,11 +93,7 @@ pub fn tasks_kernel<F: Float>(
                                 &mut sh_b, &mut dinv, cfg,
                             );
                         }
-                        // Publish: every unit's stores, then the flag.
-                        chain_barrier(cfg.storage_sync);
-                        if UNIT_POS == 0 {
-                            ready[t.fb + x].store(1u32);
-                        }
+                        publish(ready, t.fb + x, cfg.storage_sync);
                     }
                 }
                 x += cubes;
