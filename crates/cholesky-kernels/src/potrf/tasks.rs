@@ -30,7 +30,7 @@ use cubecl::server::Handle;
 use linalg_common::gemm::{Operand, Strides, batch_grid, tri_tile};
 
 /// The tile tasks of cube `CUBE_POS_X` of `CUBE_COUNT_X` (see the module doc). Arguments as
-/// [`super::dataflow::dataflow_kernel`]'s.
+/// `dataflow_kernel`'s.
 #[cube(launch_unchecked, create_dummy_kernel)]
 #[allow(clippy::too_many_arguments)]
 pub fn tasks_kernel<F: Float>(
