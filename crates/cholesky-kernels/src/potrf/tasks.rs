@@ -65,8 +65,8 @@ pub fn tasks_kernel<F: Float>(
     // The loops below are uniform per cube: their bounds and tests depend on the cube's
     // position and the launch arguments only.
     for j in 0..tt {
-        // Phases 1, 4: updates from column j − 1, of column j's tiles first, then the rest.
-        // Phases 2, 3: column j's tiles, the diagonal one first.
+        // `phase` 0 and 3 (the module doc's 1 and 4): updates from column j − 1, of column
+        // j's tiles first, then the rest; 1 and 2: column j's tiles, the diagonal one first.
         for phase in 0..4u32 {
             let mut x = cube;
             while x < tiles {
