@@ -548,16 +548,19 @@ pub(crate) fn launch_dataflow(
     let Some(cfg) = ctx.launch.dataflow_for(s, ctx.batch, aligned) else {
         return false;
     };
-    if ctx.launch.dataflow_tasks {
-        let cubes = ctx.launch.tasks_cubes(s, ctx.batch, cfg);
-        super::tasks::launch_tasks(ctx, w, info, flags, d0, first_done, cfg, cubes);
-        return true;
-    }
     let nb = cfg.lcfg.nb;
     let tt = s.div_ceil(nb);
     let tiles = tt * (tt + 1) / 2;
     let ready = ctx.zeroed_u32(ctx.batch * tiles);
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
+    if ctx.launch.dataflow_tasks {
+        let cubes = ctx.launch.tasks_cubes(s, ctx.batch, cfg);
+        let count = CubeCount::Static(cubes as u32, by as u32, bz as u32);
+        super::tasks::launch_tasks(
+            ctx, w, info, flags, ready, tiles, count, d0, first_done, cfg,
+        );
+        return true;
+    }
     // SAFETY: cube x of matrix b < batch works on tile (i, j), j ≤ i < tt, of its own matrix
     // inside the region (view checked by the public op; rows and columns past s are neither
     // read nor written): it reads tiles (i, k), (j, k) for k ≤ j and writes only tile (i, j),

@@ -27,7 +27,7 @@ use super::dataflow::{
 use crate::Ctx;
 use cubecl::prelude::*;
 use cubecl::server::Handle;
-use linalg_common::gemm::{Operand, Strides, batch_grid, tri_tile};
+use linalg_common::gemm::{Operand, Strides, tri_tile};
 
 /// The tile tasks of cube `CUBE_POS_X` of `CUBE_COUNT_X` (see the module doc). Arguments as
 /// `dataflow_kernel`'s.
@@ -102,28 +102,26 @@ pub fn tasks_kernel<F: Float>(
     }
 }
 
-/// Factor the region `w` as [`super::dataflow::launch_dataflow`] does, by [`tasks_kernel`] on
-/// `cubes` cubes per matrix.
+/// Factor the region `w` as [`super::dataflow::launch_dataflow`] does (which passes its
+/// zeroed flags `ready`, `tiles` per matrix), by [`tasks_kernel`] on the cubes of `count`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn launch_tasks(
     ctx: &Ctx,
     w: Operand,
     info: &Handle,
     flags: &Handle,
+    ready: Handle,
+    tiles: usize,
+    count: CubeCount,
     d0: usize,
     first_done: bool,
     cfg: DataflowConfig,
-    cubes: usize,
 ) {
     let s = w.view.rows;
-    let tt = s.div_ceil(cfg.lcfg.nb);
-    let tiles = tt * (tt + 1) / 2;
-    let ready = ctx.zeroed_u32(ctx.batch * tiles);
-    let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
     // SAFETY: as `launch_dataflow`'s, with the tile (i, j) of each task worked by its one
     // owner (x ≡ cube mod cubes), so no two cubes write the same element, and a cube reads
     // another's tile only after its flag. Waits: each task waits only on tasks earlier in the
-    // one order every cube follows (module doc); where `cubes` > 1 all cubes of the launch
+    // one order every cube follows (module doc); where a matrix has more than one cube all cubes of the launch
     // run at once (`CholeskyLaunch::tasks_cubes`: at most one per multiprocessor, with
     // `Hardware::co_resident`), else a cube waits only on its own earlier tasks. Every wait
     // gives up after WAIT_POLLS. Barriers: the loops' trip counts and tests are uniform per
@@ -131,7 +129,7 @@ pub(crate) fn launch_tasks(
     unsafe {
         tasks_kernel::launch_unchecked::<f32>(
             ctx.client,
-            CubeCount::Static(cubes as u32, by as u32, bz as u32),
+            count,
             CubeDim::new_1d(cfg.units() as u32),
             BufferArg::from_raw_parts(w.handle.clone(), w.len),
             BufferArg::from_raw_parts(w.handle.clone(), w.len),
