@@ -874,15 +874,15 @@ pub fn precision_sweep(client: &Client, samples: usize) {
     }
 }
 
-/// `calls` potrf calls on one batch of SPD matrices with the default parameters (but
-/// `small_load_whole` where given), then a check that every matrix factored: a short launch
+/// `calls` potrf calls on one batch of SPD matrices with the parameters `p` (the defaults
+/// but for the probe's flags), then a check that every matrix factored: a short launch
 /// sequence for a profiler; then, with `samples` > 0, the median time per call (device and
 /// wall clock).
 pub fn potrf_probe(
     client: &Client,
     (b, n): (usize, usize),
     upper: bool,
-    load_whole: Option<bool>,
+    p: &CholeskyParams,
     calls: usize,
     samples: usize,
 ) {
@@ -893,14 +893,10 @@ pub fn potrf_probe(
     let a = spd_dominant(17, b, n);
     let h = client.create_from_slice(f32::as_bytes(&a));
     let m = MatrixRef::dense(&h, b, n, n);
-    let p = CholeskyParams {
-        small_load_whole: load_whole,
-        ..CholeskyParams::default()
-    };
     for _ in 1..calls.max(1) {
-        let _ = potrf(client, m, upper, &p).expect("potrf");
+        let _ = potrf(client, m, upper, p).expect("potrf");
     }
-    let out = potrf(client, m, upper, &p)
+    let out = potrf(client, m, upper, p)
         .expect("potrf")
         .read(client)
         .expect("read");
@@ -914,7 +910,7 @@ pub fn potrf_probe(
     );
     if samples > 0 {
         let (d, w) = measure(client, samples, 0.05, || {
-            let _ = potrf(client, m, upper, &p).expect("potrf");
+            let _ = potrf(client, m, upper, p).expect("potrf");
         });
         let d = d.map_or("-".to_string(), |d| format!("{:.4}", d * 1e3));
         println!(

@@ -22,7 +22,7 @@ use serde::Serialize;
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
       [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
       [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
-      [--potrf-probe 1024x64] [--upper] [--small-load 1|2] [--calls 3] [--samples 0] (potrf with the default parameters, a few calls and nothing else, for ncu; then timed if samples > 0; --small-load: the rows kernel's vector load in one trip or two)
+      [--potrf-probe 1024x64] [--upper] [--small-load 1|2] [--potrf-batched-leaf rows|crout|tiled] [--calls 3] [--samples 0] (potrf with the default parameters, a few calls and nothing else, for ncu; then timed if samples > 0; --small-load: the rows kernel's vector load in one trip or two)
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
@@ -280,11 +280,16 @@ fn main() {
                 std::process::exit(2);
             }
         });
+        let p = cholesky_kernels::CholeskyParams {
+            small_load_whole: load_whole,
+            batched_leaf: args.get("potrf-batched-leaf").map(batched_leaf),
+            ..Default::default()
+        };
         chol::potrf_probe(
             &client,
             shape,
             args.flag("upper"),
-            load_whole,
+            &p,
             calls,
             args.num("samples", 0usize),
         );
@@ -576,12 +581,7 @@ fn main() {
         chol_fused_mma_rows: number(&args, "potrf-fused-mma-rows"),
         chol_step_substitution: on_off(&args, "potrf-step-substitution"),
         chol_leaf_plane: on_off(&args, "potrf-leaf-plane"),
-        chol_batched_leaf: args.get("potrf-batched-leaf").map(|v| match v {
-            "rows" => cholesky_kernels::BatchedLeaf::Rows,
-            "crout" => cholesky_kernels::BatchedLeaf::Crout,
-            "tiled" => cholesky_kernels::BatchedLeaf::Tiled,
-            _ => panic!("--potrf-batched-leaf: rows, crout or tiled"),
-        }),
+        chol_batched_leaf: args.get("potrf-batched-leaf").map(batched_leaf),
         chol_panel_mma: on_off(&args, "potrf-panel-mma"),
     };
     records.extend(cholesky_benches(&ctx, args.flag("quick")));
@@ -592,5 +592,15 @@ fn main() {
     }
     if records.iter().any(|r| r.passes == Some(false)) {
         std::process::exit(1);
+    }
+}
+
+/// `--potrf-batched-leaf`: the kernel for batches of matrices of at most a leaf's order.
+fn batched_leaf(v: &str) -> cholesky_kernels::BatchedLeaf {
+    match v {
+        "rows" => cholesky_kernels::BatchedLeaf::Rows,
+        "crout" => cholesky_kernels::BatchedLeaf::Crout,
+        "tiled" => cholesky_kernels::BatchedLeaf::Tiled,
+        _ => panic!("--potrf-batched-leaf: rows, crout or tiled"),
     }
 }
