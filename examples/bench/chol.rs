@@ -100,6 +100,7 @@ pub struct Bench<'a> {
     /// `--potrf-leaf-plane on|off`.
     pub chol_leaf_plane: Option<bool>,
     pub chol_leaf_cols: Option<bool>,
+    pub chol_step_defer: Option<bool>,
 }
 
 impl Bench<'_> {
@@ -125,6 +126,7 @@ impl Bench<'_> {
             step_substitution: self.chol_step_substitution,
             leaf_plane: self.chol_leaf_plane,
             leaf_cols: self.chol_leaf_cols,
+            step_defer: self.chol_step_defer,
             ..CholeskyParams::default()
         }
     }

@@ -70,6 +70,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--potrf-step-substitution on|off] (diagonal blocks factored without their inverses, the steps' panels solved by substitution from L11; default on where the panel kernel runs, steps of one leaf)
       [--potrf-leaf-plane on|off] (those diagonal blocks factored by one plane in two halves, no barrier between columns; default off)
       [--potrf-leaf-cols on|off] (those diagonal blocks factored column by column on every unit, one barrier per column; default off)
+      [--potrf-defer on|off] (right-looking steps updating only the next block column, the step after them the rest with both panels; default off)
       [--potrf-panel-mma on|off] (the right-looking steps' panel solve by 3xTF32 mma.sync from registers, or the TRSM GEMM; default off)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
@@ -285,6 +286,7 @@ fn main() {
             small_load_whole: load_whole,
             batched_leaf: args.get("potrf-batched-leaf").map(batched_leaf),
             leaf_cols: on_off(&args, "potrf-leaf-cols"),
+            step_defer: on_off(&args, "potrf-defer"),
             ..Default::default()
         };
         chol::potrf_probe(
@@ -435,6 +437,7 @@ fn main() {
                 chol_step_substitution: None,
                 chol_leaf_plane: None,
                 chol_leaf_cols: None,
+                chol_step_defer: None,
                 chol_panel_mma: None,
             });
             return;
@@ -585,6 +588,7 @@ fn main() {
         chol_step_substitution: on_off(&args, "potrf-step-substitution"),
         chol_leaf_plane: on_off(&args, "potrf-leaf-plane"),
         chol_leaf_cols: on_off(&args, "potrf-leaf-cols"),
+        chol_step_defer: on_off(&args, "potrf-defer"),
         chol_batched_leaf: args.get("potrf-batched-leaf").map(batched_leaf),
         chol_panel_mma: on_off(&args, "potrf-panel-mma"),
     };

@@ -163,6 +163,12 @@ pub struct CholeskyParams {
     /// ([`Hardware::cube_handoff`]); elsewhere the steps run. `Some(n)` with n > 0 is
     /// refused where the device cannot hand data between cubes. Default: 0 (not yet measured).
     pub dataflow_below: Option<usize>,
+    /// Right-looking steps of one leaf (with [`Self::step_substitution`]) defer half of their
+    /// trailing updates: a step updates only the next block column (and factors its leading
+    /// block, fused), and the step after it updates the rest with both panels at once
+    /// (K = 2·nb), so the trailing matrix is read and written every other step. Applies where
+    /// both fused launches run; elsewhere each step updates everything. Default: off.
+    pub step_defer: Option<bool>,
     /// With [`Self::dataflow_below`], the tile tasks run right-looking on a fixed set of cubes
     /// per matrix that each own tiles (`potrf/tasks.rs`) instead of a cube per tile that
     /// applies its updates when it starts: a tile's updates then run as soon as their
@@ -873,6 +879,8 @@ pub struct CholeskyLaunch {
     pub leaf_subst: bool,
     /// [`CholeskyParams::dataflow_below`] (0: off).
     pub dataflow_below: usize,
+    /// [`CholeskyParams::step_defer`].
+    pub step_defer: bool,
     /// [`CholeskyParams::dataflow_tasks`].
     pub dataflow_tasks: bool,
     /// [`CholeskyParams::dataflow_cubes`].
@@ -1086,6 +1094,7 @@ impl CholeskyLaunch {
             leaf_cols: params.leaf_cols.unwrap_or(false),
             leaf_subst: params.leaf_subst.unwrap_or(true),
             dataflow_below,
+            step_defer: params.step_defer.unwrap_or(false),
             dataflow_tasks: params.dataflow_tasks.unwrap_or(false),
             dataflow_cubes: params.dataflow_cubes,
             blocked_below: params.blocked_below.unwrap_or(4096),

@@ -279,6 +279,11 @@ pub fn fused_syrk_leaf(client: &Client) {
         leaf_cols: Some(true),
         ..substitution
     };
+    // Every other step's trailing update deferred to the next (`step_defer`).
+    let deferred = CholeskyParams {
+        step_defer: Some(true),
+        ..substitution
+    };
     let plane_of = |p: &CholeskyParams| {
         CholeskyLaunch::new(&hw, p)
             .expect("launch")
@@ -314,6 +319,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
         ("substitution, column path", substitution_cols),
+        ("substitution, deferred steps", deferred),
         ("substitution, sub-block inverses", substitution_inverses),
         ("inverses", inverses),
         ("square grid", square),
@@ -347,6 +353,7 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
         ("substitution, column path", substitution_cols),
+        ("substitution, deferred steps", deferred),
         ("substitution, sub-block inverses", substitution_inverses),
         ("inverses", inverses),
         ("square grid", square),
