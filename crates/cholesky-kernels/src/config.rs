@@ -1214,7 +1214,13 @@ impl CholeskyLaunch {
         if !self.fuse_leaf.unwrap_or(batch == 1) || m == 0 || k == 0 || m > self.syrk_leaf {
             return None;
         }
-        let g = self.gemm_for(m, m, k);
+        // A deferred step's K of two leaves keeps the fused kernel (a standalone update of
+        // K ≥ `big_min_k` would take the large-update GEMM).
+        let g = if k <= 2 * self.leaf.nb {
+            &self.gemm
+        } else {
+            self.gemm_for(m, m, k)
+        };
         let GemmKernel::Simt(gcfg) = g.kernel else {
             return None;
         };
