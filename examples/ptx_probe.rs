@@ -137,8 +137,7 @@ fn main() {
     // global memory; `early`: staged with C loaded with the product's first loads; `mma`: the
     // update cubes on tensor cores (`CholeskyParams::fused_mma`); `leaf`: the block's cube too;
     // `subst`: the block factored without its inverse (a single matrix's default stage);
-    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`); `cols`: with
-    // `subst`, column by column on every unit (`CholeskyParams::leaf_cols`); `subinv`:
+    // `plane`: with `subst`, by plane 0 alone (`CholeskyParams::leaf_plane`); `subinv`:
     // with `subst`, the sub-blocks inverted and their panels multiplied by the inverses
     // (`leaf_subst` off); `square`: the square grid (`fused_tri_grid` off).
     if args.get(1).map(String::as_str) == Some("fused") {
@@ -150,7 +149,6 @@ fn main() {
         use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
         let params = CholeskyParams {
             leaf_plane: Some(args.iter().any(|a| a == "plane")),
-            leaf_cols: Some(args.iter().any(|a| a == "cols")),
             leaf_subst: args.iter().any(|a| a == "subinv").then_some(false),
             ..CholeskyParams::default()
         };

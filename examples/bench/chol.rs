@@ -99,8 +99,6 @@ pub struct Bench<'a> {
     pub chol_step_substitution: Option<bool>,
     /// `--potrf-leaf-plane on|off`.
     pub chol_leaf_plane: Option<bool>,
-    pub chol_leaf_cols: Option<bool>,
-    pub chol_step_defer: Option<bool>,
 }
 
 impl Bench<'_> {
@@ -125,8 +123,6 @@ impl Bench<'_> {
             batched_leaf: self.chol_batched_leaf,
             step_substitution: self.chol_step_substitution,
             leaf_plane: self.chol_leaf_plane,
-            leaf_cols: self.chol_leaf_cols,
-            step_defer: self.chol_step_defer,
             ..CholeskyParams::default()
         }
     }

@@ -22,7 +22,7 @@ use serde::Serialize;
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
       [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
       [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
-      [--potrf-probe 1024x64] [--upper] [--small-load 1|2] [--potrf-batched-leaf rows|crout|tiled] [--potrf-leaf-cols on|off] [--calls 3] [--samples 0] (potrf with the default parameters, a few calls and nothing else, for ncu; then timed if samples > 0; --small-load: the rows kernel's vector load in one trip or two)
+      [--potrf-probe 1024x64] [--upper] [--small-load 1|2] [--potrf-batched-leaf rows|crout|tiled] [--calls 3] [--samples 0] (potrf with the default parameters, a few calls and nothing else, for ncu; then timed if samples > 0; --small-load: the rows kernel's vector load in one trip or two)
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
@@ -66,11 +66,9 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--potrf-tri-grid on|off] (the fused steps' grid lists only the update's tiles on and below the diagonal, or the whole square; default on)
       [--potrf-fused-mma on|leaf|off] (the fused steps' update cubes by 3xTF32 mma.sync from registers (leaf: the diagonal block's cube too), or the SIMT tiles; default: on where the device runs it, in right-looking regions of order >= 4096)
       [--potrf-fused-mma-rows N] (the tensor-core update only in fused steps whose update has at least N rows; default 0)
-      [--potrf-batched-leaf rows|crout|tiled] [--potrf-leaf-cols on|off] (potrf of order <= leaf: the register-row kernel, the Crout one, or the tiled diagonal-block kernel; default rows)
+      [--potrf-batched-leaf rows|crout|tiled] (potrf of order <= leaf: the register-row kernel, the Crout one, or the tiled diagonal-block kernel; default rows)
       [--potrf-step-substitution on|off] (diagonal blocks factored without their inverses, the steps' panels solved by substitution from L11; default on where the panel kernel runs, steps of one leaf)
       [--potrf-leaf-plane on|off] (those diagonal blocks factored by one plane in two halves, no barrier between columns; default off)
-      [--potrf-leaf-cols on|off] (those diagonal blocks factored column by column on every unit, one barrier per column; default off)
-      [--potrf-defer on|off] (right-looking steps updating only the next block column, the step after them the rest with both panels; default off)
       [--potrf-panel-mma on|off] (the right-looking steps' panel solve by 3xTF32 mma.sync from registers, or the TRSM GEMM; default off)
       [--qr-sweep]     (geqrf over panel width and the TSQR-panel threshold, printed only)
       [--orgqr-sweep]  (householder_product over the width of its blocks and the GEMM tiles, printed only)
@@ -285,8 +283,6 @@ fn main() {
         let p = cholesky_kernels::CholeskyParams {
             small_load_whole: load_whole,
             batched_leaf: args.get("potrf-batched-leaf").map(batched_leaf),
-            leaf_cols: on_off(&args, "potrf-leaf-cols"),
-            step_defer: on_off(&args, "potrf-defer"),
             ..Default::default()
         };
         chol::potrf_probe(
@@ -436,8 +432,6 @@ fn main() {
                 chol_batched_leaf: None,
                 chol_step_substitution: None,
                 chol_leaf_plane: None,
-                chol_leaf_cols: None,
-                chol_step_defer: None,
                 chol_panel_mma: None,
             });
             return;
@@ -587,8 +581,6 @@ fn main() {
         chol_fused_mma_rows: number(&args, "potrf-fused-mma-rows"),
         chol_step_substitution: on_off(&args, "potrf-step-substitution"),
         chol_leaf_plane: on_off(&args, "potrf-leaf-plane"),
-        chol_leaf_cols: on_off(&args, "potrf-leaf-cols"),
-        chol_step_defer: on_off(&args, "potrf-defer"),
         chol_batched_leaf: args.get("potrf-batched-leaf").map(batched_leaf),
         chol_panel_mma: on_off(&args, "potrf-panel-mma"),
     };

@@ -141,13 +141,6 @@ pub struct CholeskyParams {
     /// 37.13 against 35.86 / 35.91; the fused steps' floor rose from ~21 to ~26 µs: the one
     /// plane's ~7700 instructions, 2576 of them shuffles, outlast the eight planes' phases).
     pub leaf_plane: Option<bool>,
-    /// The blocked diagonal-block kernel's blocks that are factored without their inverses
-    /// run column by column on every unit of the cube, one barrier per column: each row's
-    /// values spread over a few units in registers, each column published through shared
-    /// memory by its owners, 1/pivot on the chain and the square roots after the last column
-    /// (`potrf/blocked.rs` `col_factor`). `Some(true)` with [`Self::leaf_plane`] is refused;
-    /// other stages keep the sub-block phases. Default: off.
-    pub leaf_cols: Option<bool>,
     /// In the blocked diagonal-block kernel's blocks that are factored without their inverses,
     /// each diagonal sub-block is factored without being inverted (its steps lose the
     /// inverse's shuffles: 544 → 272 in the fused step's local SASS), and the panel below it is
@@ -163,12 +156,6 @@ pub struct CholeskyParams {
     /// ([`Hardware::cube_handoff`]); elsewhere the steps run. `Some(n)` with n > 0 is
     /// refused where the device cannot hand data between cubes. Default: 0 (not yet measured).
     pub dataflow_below: Option<usize>,
-    /// Right-looking steps of one leaf (with [`Self::step_substitution`]) defer half of their
-    /// trailing updates: a step updates only the next block column (and factors its leading
-    /// block, fused), and the step after it updates the rest with both panels at once
-    /// (K = 2·nb), so the trailing matrix is read and written every other step. Applies where
-    /// both fused launches run; elsewhere each step updates everything. Default: off.
-    pub step_defer: Option<bool>,
     /// With [`Self::dataflow_below`], the tile tasks run right-looking on a fixed set of cubes
     /// per matrix that each own tiles (`potrf/tasks.rs`) instead of a cube per tile that
     /// applies its updates when it starts: a tile's updates then run as soon as their
@@ -647,8 +634,6 @@ pub struct BlockedLeafConfig {
     pub lookahead: bool,
     /// Factor-only blocks by plane 0 alone, in two halves ([`CholeskyParams::leaf_plane`]).
     pub plane_factor: bool,
-    /// Factor-only blocks column by column on every unit ([`CholeskyParams::leaf_cols`]).
-    pub col_factor: bool,
     /// Factor-only blocks: the sub-blocks factored without inverses, the panels below them
     /// solved by substitution ([`CholeskyParams::leaf_subst`]).
     pub subst_panel: bool,
@@ -694,7 +679,6 @@ impl BlockedLeafConfig {
             unroll: gpu,
             lookahead: false,
             plane_factor: false,
-            col_factor: false,
             subst_panel: false,
         };
         // The look-ahead needs units besides plane 0 for the update; else it stands down.
@@ -732,46 +716,10 @@ impl BlockedLeafConfig {
         self.plane_factor && stage.factor && !stage.invert
     }
 
-    /// With [`Self::col_factor`] where `on` and every row has as many owners (it takes
-    /// precedence over the plane path).
-    pub fn with_col_factor(self, on: bool) -> Self {
-        let on = on && (self.units() >= self.nb || self.nb.is_multiple_of(self.units()));
-        Self {
-            col_factor: on,
-            plane_factor: self.plane_factor && !on,
-            ..self
-        }
-    }
-
-    /// Whether `stage` runs on [`Self::col_factor`]'s path: factor-only blocks.
-    pub fn col_path(&self, stage: LeafStage) -> bool {
-        self.col_factor && stage.factor && !stage.invert
-    }
-
-    /// The column path's units per row: the largest power of two g ≤ units / nb dividing nb
-    /// (1 where the cube has fewer units than nb rows).
-    pub fn col_groups(&self) -> usize {
-        let mut g = 1;
-        while 2 * g * self.nb <= self.units() && self.nb.is_multiple_of(2 * g) {
-            g *= 2;
-        }
-        g
-    }
-
-    /// The column path's row owners: nb (one row each), or every unit where the cube has
-    /// fewer (nb / units rows each; [`Self::with_col_factor`] needs units to divide nb there).
-    pub fn col_row_units(&self) -> usize {
-        self.units().min(self.nb)
-    }
-
     /// Whether `stage` solves the sub-blocks' panels by substitution ([`Self::subst_panel`]):
     /// factor-only blocks off the plane path.
     pub fn substitutes(&self, stage: LeafStage) -> bool {
-        self.subst_panel
-            && stage.factor
-            && !stage.invert
-            && !self.plane_path(stage)
-            && !self.col_path(stage)
+        self.subst_panel && stage.factor && !stage.invert && !self.plane_path(stage)
     }
 
     /// With [`Self::subst_panel`] where `on`.
@@ -873,14 +821,10 @@ pub struct CholeskyLaunch {
     pub leaf_lookahead: bool,
     /// [`CholeskyParams::leaf_plane`].
     pub leaf_plane: bool,
-    /// [`CholeskyParams::leaf_cols`].
-    pub leaf_cols: bool,
     /// [`CholeskyParams::leaf_subst`].
     pub leaf_subst: bool,
     /// [`CholeskyParams::dataflow_below`] (0: off).
     pub dataflow_below: usize,
-    /// [`CholeskyParams::step_defer`].
-    pub step_defer: bool,
     /// [`CholeskyParams::dataflow_tasks`].
     pub dataflow_tasks: bool,
     /// [`CholeskyParams::dataflow_cubes`].
@@ -1043,9 +987,6 @@ impl CholeskyLaunch {
         if params.leaf_plane == Some(true) && !BlockedLeafConfig::plane_fits(nb) {
             return None;
         }
-        if params.leaf_plane == Some(true) && params.leaf_cols == Some(true) {
-            return None;
-        }
         let subst_fits = step == nb && crate::potrf::PanelSolveConfig::new(hw, nb).is_some();
         let step_substitution = match params.step_substitution {
             Some(true) if !subst_fits => return None,
@@ -1091,10 +1032,8 @@ impl CholeskyLaunch {
             leaf_unroll: params.leaf_unroll,
             leaf_lookahead: params.leaf_lookahead.unwrap_or(hw.plane_ops),
             leaf_plane: params.leaf_plane.unwrap_or(false),
-            leaf_cols: params.leaf_cols.unwrap_or(false),
             leaf_subst: params.leaf_subst.unwrap_or(true),
             dataflow_below,
-            step_defer: params.step_defer.unwrap_or(false),
             dataflow_tasks: params.dataflow_tasks.unwrap_or(false),
             dataflow_cubes: params.dataflow_cubes,
             blocked_below: params.blocked_below.unwrap_or(4096),
@@ -1140,7 +1079,6 @@ impl CholeskyLaunch {
                 BlockedLeafConfig::new(&self.hw, cfg.nb, self.leaf_sub, ku, self.leaf_lookahead)
                     .map(|b| {
                         b.with_plane_factor(self.leaf_plane)
-                            .with_col_factor(self.leaf_cols)
                             .with_subst_panel(self.leaf_subst)
                     })
             }
@@ -1214,13 +1152,7 @@ impl CholeskyLaunch {
         if !self.fuse_leaf.unwrap_or(batch == 1) || m == 0 || k == 0 || m > self.syrk_leaf {
             return None;
         }
-        // A deferred step's K of two leaves keeps the fused kernel (a standalone update of
-        // K ≥ `big_min_k` would take the large-update GEMM).
-        let g = if k <= 2 * self.leaf.nb {
-            &self.gemm
-        } else {
-            self.gemm_for(m, m, k)
-        };
+        let g = self.gemm_for(m, m, k);
         let GemmKernel::Simt(gcfg) = g.kernel else {
             return None;
         };

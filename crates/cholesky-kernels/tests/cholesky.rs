@@ -268,20 +268,10 @@ pub fn fused_syrk_leaf(client: &Client) {
         step_substitution: Some(false),
         ..fused
     };
-    // The blocks without inverses factored by the sub-block phases (the default), by plane 0
-    // alone in two halves (`leaf_plane`), and column by column (`leaf_cols`).
+    // The blocks without inverses factored by the sub-block phases (the default), and by
+    // plane 0 alone in two halves (`leaf_plane`).
     let substitution_plane = CholeskyParams {
         leaf_plane: Some(true),
-        ..substitution
-    };
-    // And column by column on every unit (`leaf_cols`).
-    let substitution_cols = CholeskyParams {
-        leaf_cols: Some(true),
-        ..substitution
-    };
-    // Every other step's trailing update deferred to the next (`step_defer`).
-    let deferred = CholeskyParams {
-        step_defer: Some(true),
         ..substitution
     };
     let plane_of = |p: &CholeskyParams| {
@@ -318,8 +308,6 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged, C late", staged_late),
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
-        ("substitution, column path", substitution_cols),
-        ("substitution, deferred steps", deferred),
         ("substitution, sub-block inverses", substitution_inverses),
         ("inverses", inverses),
         ("square grid", square),
@@ -352,8 +340,6 @@ pub fn fused_syrk_leaf(client: &Client) {
         ("staged, C late", staged_late),
         ("substitution", substitution),
         ("substitution, plane path", substitution_plane),
-        ("substitution, column path", substitution_cols),
-        ("substitution, deferred steps", deferred),
         ("substitution, sub-block inverses", substitution_inverses),
         ("inverses", inverses),
         ("square grid", square),
@@ -2321,14 +2307,6 @@ pub fn leaf_kernels(client: &Client) {
         }
     }
     let blocked = LeafKernel::Blocked;
-    // How factor-only leaves run (`None`: the default).
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    enum Path {
-        Phases,
-        Plane,
-        Cols,
-    }
-    use Path::*;
     for (kernel, sub, ku, la, subst, plane, tsub) in [
         (blocked, None, None, false, None, None, None),
         (LeafKernel::Steps, None, None, false, None, None, None),
@@ -2340,17 +2318,16 @@ pub fn leaf_kernels(client: &Client) {
         // The look-ahead of one sub-block (`leaf_lookahead`).
         (blocked, None, None, true, None, None, None),
         (blocked, Some(8), Some(4), true, None, None, None),
-        // Factor-only leaves: the plane path, the column path, and the sub-block phases with
-        // the look-ahead and the sub-blocks inverted (`leaf_subst` off).
-        (blocked, None, None, false, Some(true), Some(Plane), None),
-        (blocked, None, None, false, Some(true), Some(Cols), None),
+        // Factor-only leaves: the plane path, and the sub-block phases with the look-ahead
+        // and the sub-blocks inverted (`leaf_subst` off).
+        (blocked, None, None, false, Some(true), Some(true), None),
         (
             blocked,
             None,
             None,
             true,
             Some(true),
-            Some(Phases),
+            Some(false),
             Some(false),
         ),
         // Factor-only leaves with the sub-blocks' panels by substitution (`leaf_subst`, the
@@ -2361,7 +2338,7 @@ pub fn leaf_kernels(client: &Client) {
             None,
             true,
             Some(true),
-            Some(Phases),
+            Some(false),
             Some(true),
         ),
         (
@@ -2370,7 +2347,7 @@ pub fn leaf_kernels(client: &Client) {
             Some(8),
             false,
             Some(true),
-            Some(Phases),
+            Some(false),
             Some(true),
         ),
         (
@@ -2379,7 +2356,7 @@ pub fn leaf_kernels(client: &Client) {
             None,
             true,
             Some(true),
-            Some(Phases),
+            Some(false),
             Some(true),
         ),
         (
@@ -2388,14 +2365,13 @@ pub fn leaf_kernels(client: &Client) {
             None,
             true,
             Some(true),
-            Some(Phases),
+            Some(false),
             Some(true),
         ),
     ] {
         let leaves: &[usize] = match (subst, plane, tsub) {
             (None, _, _) => &[8, 24, 48, 64, 128],
-            (Some(_), Some(Plane), _) => &[16, 64],
-            (Some(_), Some(Cols), _) => &[24, 64],
+            (Some(_), Some(true), _) => &[16, 64],
             (Some(_), _, Some(false)) => &[64],
             (Some(_), _, _) => &[24, 64],
         };
@@ -2417,8 +2393,7 @@ pub fn leaf_kernels(client: &Client) {
                 leaf_lookahead: Some(la),
                 batched_leaf: Some(BatchedLeaf::Tiled),
                 step_substitution: subst,
-                leaf_plane: plane.map(|x| x == Plane),
-                leaf_cols: (plane == Some(Cols)).then_some(true),
+                leaf_plane: plane,
                 leaf_subst: tsub,
                 ..CholeskyParams::default()
             };
@@ -2443,10 +2418,8 @@ pub fn leaf_kernels(client: &Client) {
                 assert_eq!(b.lookahead, la && b.units() > b.plane);
                 assert_eq!(
                     b.plane_factor,
-                    plane == Some(Plane) && BlockedLeafConfig::plane_fits(leaf)
+                    plane == Some(true) && BlockedLeafConfig::plane_fits(leaf)
                 );
-                // Every unit count of these kernels gives every row its owners.
-                assert_eq!(b.col_factor, plane == Some(Cols));
                 assert_eq!(b.subst_panel, tsub.unwrap_or(true));
             }
             let blocked = blocked.is_some();

@@ -30,9 +30,6 @@
 //! factors the block as two halves instead, every value in registers, passed by shuffles
 //! ([`plane_factor`]); the other units wait at one barrier.
 //!
-//! With `cfg.col_factor` (factor-only stages, opt-in), every unit factors the block column
-//! by column instead, one cube barrier per column ([`col_factor`]).
-//!
 //! A pivot that is not > 0 (NaN included) stops the block at that column and stores
 //! `info = d0 + column + 1`, as [`super::leaf`] does; columns after it are not meaningful.
 use crate::config::{BlockedLeafConfig, LeafStage};
@@ -126,8 +123,6 @@ pub(crate) fn blocked_leaf_block<F: Float>(
     // The plane path ([`plane_factor`]) needs neither X nor the panel; the substituted panel
     // (`tsub`) no X.
     let plane_path = comptime!(cfg.plane_path(stage));
-    // The column path ([`col_factor`]) needs neither.
-    let col_path = comptime!(cfg.col_path(stage));
     let tsub = comptime!(cfg.substitutes(stage));
     let nb = comptime!(cfg.nb);
     let sub = comptime!(cfg.sub);
@@ -149,14 +144,14 @@ pub(crate) fn blocked_leaf_block<F: Float>(
 
     // X; with `tsub` instead 1/l_jj of each column, from F (one slice either way: a slice
     // more shifts the others, and ptxas allocates the default path's registers differently).
-    let mut x = Shared::<[F]>::new_slice(comptime!(if plane_path || col_path {
+    let mut x = Shared::<[F]>::new_slice(comptime!(if plane_path {
         1
     } else if tsub {
         nb
     } else {
         nb * (nb + 1)
     }));
-    let mut pan = Shared::<[F]>::new_slice(comptime!(if stage.factor && !plane_path && !col_path {
+    let mut pan = Shared::<[F]>::new_slice(comptime!(if stage.factor && !plane_path {
         cfg.pan_rows() * (sub + 1)
     } else {
         1
@@ -204,7 +199,7 @@ pub(crate) fn blocked_leaf_block<F: Float>(
                 }
                 a[i * ld + k] = v;
             }
-            if comptime!(!plane_path && !col_path && !tsub) {
+            if comptime!(!plane_path && !tsub) {
                 x[i * ld + k] = F::new(0.0);
             }
         }
@@ -222,8 +217,6 @@ pub(crate) fn blocked_leaf_block<F: Float>(
         }
         sync_cube();
         failed = fsh[0];
-    } else if comptime!(col_path) {
-        failed = col_factor::<F>(a, unit, cfg);
     } else {
         let nbp = nblk * sub;
         let mut jb = 0usize;
@@ -863,162 +856,6 @@ fn store_half<F: Float>(
                 if !lower || k <= i {
                     a[(r0 + i) * ld + c0 + k] = regs[q * h + k];
                 }
-            }
-        }
-    }
-}
-
-/// The column path ([`BlockedLeafConfig::col_factor`], factor only), run by every unit of the
-/// cube: A = L·Lᵀ right-looking on unscaled columns, a_ik −= (a_ij/d_j)·a_kj for i, k > j
-/// with d_j = a_jj, then l_ik = a_ik/√d_k. Row i's values sit in registers, spread over g =
-/// [`BlockedLeafConfig::col_groups`] units: unit (r, q) holds a_ik for k ≡ q (mod g) of rows
-/// r + m·R (R = [`BlockedLeafConfig::col_row_units`]). Per column j, after one cube barrier:
-/// every unit reads d_j and column j from buffer j % 2 (rows ≤ j there hold zeros, so finished
-/// columns and column j itself stay as they are), updates its values, and the owners of
-/// column j + 1 publish it into the other buffer, with d_{j+1} beside it. Only 1/d_j is on the
-/// chain; the square roots follow the last column, the failed block's columns from the failed
-/// pivot on then zeroed (they are not meaningful). L goes back to `a` (rows past nt are I and
-/// stay I) behind a barrier. Returns 0, or the 1-based column of the first pivot that is not
-/// > 0 (uniform).
-#[cube]
-fn col_factor<F: Float>(
-    a: &mut Shared<[F]>,
-    unit: usize,
-    #[comptime] cfg: BlockedLeafConfig,
-) -> u32 {
-    let nb = comptime!(cfg.nb);
-    let ld = comptime!(cfg.nb + 1);
-    let g = comptime!(cfg.col_groups());
-    let ru = comptime!(cfg.col_row_units());
-    let rr = comptime!(cfg.nb / cfg.col_row_units());
-    let per = comptime!(cfg.nb / cfg.col_groups());
-    // A column buffer: row k at (k % g)·(per + 1) + k / g (each unit's values contiguous, the
-    // groups a word apart against bank conflicts), then the pivot.
-    let cw = comptime!(cfg.col_groups() * (cfg.nb / cfg.col_groups() + 1) + 1);
-    let mut col = Shared::<[F]>::new_slice(comptime!(2 * cw));
-    // d_k, then 1/√d_k.
-    let mut rs = Shared::<[F]>::new_slice(nb);
-    let r0 = unit / g;
-    let q = unit % g;
-    // Units past the layout hold nothing (but meet every barrier).
-    let active = unit < comptime!(cfg.col_row_units() * cfg.col_groups());
-    let mut v = Array::<F>::new(comptime!(rr * per));
-    if active {
-        #[unroll(cfg.unroll)]
-        for m in 0..rr {
-            let i = r0 + m * ru;
-            #[unroll(cfg.unroll)]
-            for t in 0..per {
-                v[m * per + t] = a[i * ld + q + t * g];
-            }
-        }
-        col_publish::<F>(&mut v, &mut col, &mut rs, r0, q, 0usize, 0usize, cfg);
-    }
-    let mut failed = 0u32;
-    #[unroll(cfg.unroll)]
-    for j in 0..nb {
-        let p = j % 2;
-        sync_cube();
-        let d = col[p * cw + cw - 1];
-        // Uniform: every unit reads the same pivot.
-        let positive = d > F::new(0.0);
-        if !positive && failed == 0 {
-            failed = u32::cast_from(j + 1);
-        }
-        let s = F::new(1.0) / d;
-        if active {
-            let jn = j + 1;
-            let tn = jn / g;
-            // Column j + 1 first (its owners publish it), then the rest.
-            #[unroll(cfg.unroll)]
-            for m in 0..rr {
-                let i = r0 + m * ru;
-                let lij = col[p * cw + (i % g) * (per + 1) + i / g] * s;
-                #[unroll(cfg.unroll)]
-                for t in 0..per {
-                    if t == tn {
-                        v[m * per + t] -= lij * col[p * cw + q * (per + 1) + t];
-                    }
-                }
-            }
-            if jn < nb {
-                col_publish::<F>(&mut v, &mut col, &mut rs, r0, q, jn, 1 - p, cfg);
-            }
-            #[unroll(cfg.unroll)]
-            for m in 0..rr {
-                let i = r0 + m * ru;
-                let lij = col[p * cw + (i % g) * (per + 1) + i / g] * s;
-                #[unroll(cfg.unroll)]
-                for t in 0..per {
-                    if t != tn {
-                        v[m * per + t] -= lij * col[p * cw + q * (per + 1) + t];
-                    }
-                }
-            }
-        }
-    }
-    sync_cube();
-    let mut k = unit;
-    while k < nb {
-        rs[k] = F::inverse_sqrt(rs[k]);
-        k += comptime!(cfg.units());
-    }
-    sync_cube();
-    if active {
-        #[unroll(cfg.unroll)]
-        for m in 0..rr {
-            let i = r0 + m * ru;
-            #[unroll(cfg.unroll)]
-            for t in 0..per {
-                let k = q + t * g;
-                let mut l = F::new(0.0);
-                // (A failed block's later columns may hold NaN: zeros, not NaN·0.)
-                if k <= i && (failed == 0 || u32::cast_from(k + 1) < failed) {
-                    l = v[m * per + t] * rs[k];
-                }
-                a[i * ld + k] = l;
-            }
-        }
-    }
-    sync_cube();
-    failed
-}
-
-/// Column j of the column path into buffer p, by its owners (units q = j % g): a_ij for the
-/// rows i > j, zeros for i ≤ j, and the pivot a_jj (also into `dk[j]`).
-/// `v` is only read; it is `&mut` because CubeCL cannot pass a caller's `&mut Array`
-/// parameter on as `&`.
-#[cube]
-#[allow(clippy::too_many_arguments)]
-fn col_publish<F: Float>(
-    v: &mut Array<F>,
-    col: &mut Shared<[F]>,
-    dk: &mut Shared<[F]>,
-    r0: usize,
-    q: usize,
-    j: usize,
-    p: usize,
-    #[comptime] cfg: BlockedLeafConfig,
-) {
-    let g = comptime!(cfg.col_groups());
-    let ru = comptime!(cfg.col_row_units());
-    let rr = comptime!(cfg.nb / cfg.col_row_units());
-    let per = comptime!(cfg.nb / cfg.col_groups());
-    let cw = comptime!(cfg.col_groups() * (cfg.nb / cfg.col_groups() + 1) + 1);
-    if q == j % g {
-        let t = j / g;
-        #[unroll(cfg.unroll)]
-        for m in 0..rr {
-            let i = r0 + m * ru;
-            let x = v[m * per + t];
-            let mut y = F::new(0.0);
-            if i > j {
-                y = x;
-            }
-            col[p * cw + (i % g) * (per + 1) + i / g] = y;
-            if i == j {
-                col[p * cw + cw - 1] = x;
-                dk[j] = x;
             }
         }
     }

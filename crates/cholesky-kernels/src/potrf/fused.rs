@@ -505,9 +505,7 @@ pub const SYRK_LEAF_STAGE: LeafStage = LeafStage {
 /// C −= A·Aᵀ on C's lower triangle, then factor and invert C's leading block of order
 /// min(nb, C's order) into `inv` (its slot, `d0` the block's first row in the matrix) — where
 /// [`crate::CholeskyLaunch::fused_leaf`] allows it. Returns false (and launches nothing)
-/// otherwise. C may also be the first block column of that lower triangle (C's columns =
-/// nb < its rows; [`crate::CholeskyParams::step_defer`]): then C −= A·A₀ᵀ with A₀ A's first
-/// nb rows, on a column of tiles. With `mma` ([`crate::CholeskyLaunch::fused_mma_for`]) the update cubes take the
+/// otherwise. With `mma` ([`crate::CholeskyLaunch::fused_mma_for`]) the update cubes take the
 /// tensor-core tiles where the tile, K and A's rows suit them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn launch_syrk_leaf(
@@ -520,23 +518,18 @@ pub(crate) fn launch_syrk_leaf(
     d0: usize,
     mma: bool,
 ) -> bool {
-    let (m, cn, k) = (c.view.rows, c.view.cols, a.view.cols);
+    let (m, k) = (c.view.rows, a.view.cols);
     let nb = ctx.launch.leaf.nb;
-    // One block column of the triangle (else all of it).
-    let column = cn < m;
-    if column && cn != nb {
-        return false;
-    }
     let Some((gcfg, lcfg)) = ctx.launch.fused_leaf(m, k, ctx.batch) else {
         return false;
     };
     let nt = m.min(nb);
-    let tiles_n = cn.div_ceil(nb);
-    let tri = ctx.launch.fused_tri_grid && !column;
+    let tiles_n = m.div_ceil(nb);
+    let tri = ctx.launch.fused_tri_grid;
     let grid_x = if tri {
         tri_tiles(m, nb)
     } else {
-        m.div_ceil(nb) * tiles_n
+        tiles_n * tiles_n
     };
     let (_, by, bz) = batch_grid(ctx.batch, ctx.launch.max_count());
     let at = a.view.t();
@@ -561,9 +554,7 @@ pub(crate) fn launch_syrk_leaf(
     // SAFETY: the GEMM part is `GemmLaunch::launch` of the vector kernel with this grid (tiles
     // fit, checked above; with `tri`, T(T + 1)/2 cubes, each one tile on or below the
     // diagonal, tile_m = tile_n as `fused_leaf` requires): loads guarded by the view sizes,
-    // stores by i < m, j ≤ i < m (and j < nb: a block column's one tile column), C (A22, or
-    // its first block column) disjoint from A (A21, or the columns left of A22), which may
-    // share its buffer.
+    // stores by i < m, j ≤ i < m, C (A22) disjoint from A (A21), which may share its buffer.
     // Cube 0's tile is C's leading nb×nb block (tile_m = tile_n = nb); that cube alone
     // (CUBE_POS_X and info[b] are uniform per cube, so all its units reach each barrier) takes
     // the block — staged in shared memory behind a cube barrier, or read back through `w`
@@ -584,7 +575,7 @@ pub(crate) fn launch_syrk_leaf(
             BufferArg::from_raw_parts(inv.handle.clone(), inv.len),
             BufferArg::from_raw_parts(info.clone(), ctx.batch.max(1)),
             BufferArg::from_raw_parts(flags.clone(), ctx.batch.max(1)),
-            MatArgsLaunch::new(m, cn, k, tiles_n, ctx.batch, k, 1, 0, 0),
+            MatArgsLaunch::new(m, m, k, tiles_n, ctx.batch, k, 1, 0, 0),
             a.view.launch_arg(),
             at.launch_arg(),
             c.view.launch_arg(),

@@ -200,7 +200,7 @@ pub(crate) fn potrf_in(ctx: &Ctx, a: MatrixRef, n: usize, upper: bool) -> Choles
     );
     let w = Operand::new(&work.0, work.1, dense);
     let inv = BlockInverses::new(ctx, n);
-    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite, false, 0, 0);
+    potrf_rec(ctx, w, 0, &inv, &info, &nonfinite, false, 0);
     if upper {
         launch_copy(
             ctx.client,
@@ -240,9 +240,6 @@ pub fn potrf_host(
 ///
 /// `leaf_done`: the block's leading leaf is already factored and inverted (a fused SYRK did it).
 /// `region`: the order of the right-looking region `w` continues (0 where it starts none).
-/// `pending`: the columns just left of `w` whose update of `w` past its first block column is
-/// still owed (a deferring step, [`crate::CholeskyParams::step_defer`], updated only that
-/// block column); 0 or one step.
 #[allow(clippy::too_many_arguments)]
 fn potrf_rec(
     ctx: &Ctx,
@@ -253,7 +250,6 @@ fn potrf_rec(
     flags: &Handle,
     leaf_done: bool,
     region: usize,
-    pending: usize,
 ) {
     let s = w.view.rows;
     let nb = ctx.launch.leaf.nb;
@@ -288,7 +284,6 @@ fn potrf_rec(
     }
     // Where the steps would run, the rest in one launch of tile tasks, where it applies.
     if s <= ctx.launch.blocked_below
-        && pending == 0
         && dataflow::launch_dataflow(ctx, w, info, flags, d0, leaf_done)
     {
         return;
@@ -309,7 +304,7 @@ fn potrf_rec(
     let a11 = w.with_view(v.block(0, 0, n1, n1));
     let a21 = w.with_view(v.block(n1, 0, n2, n1));
     let a22 = w.with_view(v.block(n1, n1, n2, n2));
-    potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done, 0, 0);
+    potrf_rec(ctx, a11, d0, inv, info, flags, leaf_done, 0);
     // A step of one leaf solves its panel by substitution from L11
     // (`CholeskyParams::step_substitution`: its leaf has no inverse) or on tensor cores
     // (`CholeskyParams::panel_mma`).
@@ -329,43 +324,11 @@ fn potrf_rec(
     let d2 = d0 + n1;
     let slot = inv.block(d2 / nb, nb);
     let mma = ctx.launch.fused_mma_for(region, n2);
-    // The owed update comes with this step's: A = the pending columns and the panel, side by
-    // side in the matrix (K = pending + n1).
-    let a = if pending > 0 {
-        debug_assert!(stepping && v.offset >= pending * v.col_stride);
-        let mut wide = a21.view;
-        wide.offset -= pending * v.col_stride;
-        wide.cols += pending;
-        a21.with_view(wide)
-    } else {
-        a21
-    };
-    // A deferring step updates only the next block column and factors its leading block.
-    let defer = pending == 0
-        && stepping
-        && solved
-        && ctx.launch.step_defer
-        && n2 > step
-        && n2 <= ctx.launch.blocked_below
-        && fused::launch_syrk_leaf(
-            ctx,
-            a22.with_view(v.block(n1, n1, n2, step)),
-            a,
-            slot,
-            info,
-            flags,
-            d2,
-            mma,
-        );
-    if defer {
-        potrf_rec(ctx, a22, d2, inv, info, flags, true, region, n1);
-        return;
-    }
-    let fused = fused::launch_syrk_leaf(ctx, a22, a, slot, info, flags, d2, mma);
+    let fused = fused::launch_syrk_leaf(ctx, a22, a21, slot, info, flags, d2, mma);
     if !fused {
-        syrk_rec(ctx, a22, a);
+        syrk_rec(ctx, a22, a21);
     }
-    potrf_rec(ctx, a22, d2, inv, info, flags, fused, region, 0);
+    potrf_rec(ctx, a22, d2, inv, info, flags, fused, region);
 }
 
 /// One launch of the diagonal-block kernel over `blocks` consecutive nb×nb diagonal blocks of
