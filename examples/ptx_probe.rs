@@ -193,67 +193,6 @@ fn main() {
         ));
         return;
     }
-    // `dataflow [S] [simt]`: potrf's tile tasks (`potrf/dataflow.rs`) for a region of order S
-    // (default 1024), with the tensor-core products unless `simt`; `tasks [S] [simt]`: the
-    // same tasks on a fixed set of cubes (`potrf/tasks.rs`).
-    let mode = args.get(1).map(String::as_str);
-    if mode == Some("dataflow") || mode == Some("tasks") {
-        use cholesky_kernels::potrf::{dataflow_kernel, tasks_kernel};
-        use cholesky_kernels::{CholeskyLaunch, CholeskyParams};
-        let s: usize = args.get(2).map_or(1024, |v| v.parse().expect("S"));
-        let params = CholeskyParams {
-            dataflow_below: Some(s),
-            ..CholeskyParams::default()
-        };
-        let launch = CholeskyLaunch::new(&Hardware::hopper(), &params).expect("launch");
-        let aligned = !args.iter().any(|a| a == "simt");
-        let cfg = launch.dataflow_for(s, 1, aligned).expect("dataflow");
-        let (count, dim) = (
-            CubeCount::Static(1, 1, 1),
-            CubeDim::new_1d(cfg.units() as u32),
-        );
-        let strides = StridesLaunch::new(0, s, 1, s * s);
-        if mode == Some("tasks") {
-            compile(&tasks_kernel::create_dummy_kernel::<f32>(
-                props,
-                target,
-                count,
-                dim,
-                arg(),
-                arg(),
-                arg(),
-                arg(),
-                arg(),
-                arg(),
-                strides,
-                s,
-                0,
-                0,
-                1,
-                cfg,
-            ));
-        } else {
-            compile(&dataflow_kernel::create_dummy_kernel::<f32>(
-                props,
-                target,
-                count,
-                dim,
-                arg(),
-                arg(),
-                arg(),
-                arg(),
-                arg(),
-                arg(),
-                strides,
-                s,
-                0,
-                0,
-                1,
-                cfg,
-            ));
-        }
-        return;
-    }
     // `qpanel [P] [NB] [GY] [grid ROWS]`: geqrf's register panel kernel
     // (`geqrf/panel_regs.rs`), factoring a P × NB panel (default 1024 × 32) with about GY row
     // groups (16), U = V·Tᵀ; with `grid`, as a grid panel of cubes of about ROWS rows.

@@ -77,13 +77,6 @@ pub struct Bench<'a> {
     pub chol_c_first: Option<bool>,
     pub chol_tri_grid: Option<bool>,
     pub chol_leaf_subst: Option<bool>,
-    /// `--potrf-dataflow N`: a right-looking region's rest of order ≤ N in one launch of
-    /// tile tasks (0: off).
-    pub chol_dataflow: Option<usize>,
-    /// `--potrf-tasks on|off`: those tile tasks right-looking on a fixed set of cubes.
-    pub chol_tasks: Option<bool>,
-    /// `--potrf-tasks-cubes N`: at most N cubes per matrix for them.
-    pub chol_tasks_cubes: Option<usize>,
     /// The fused steps' update cubes on tensor cores or not (`--potrf-fused-mma
     /// on|leaf|off`; `None`: the default).
     pub chol_fused_mma: Option<bool>,
@@ -113,9 +106,6 @@ impl Bench<'_> {
             fused_c_first: self.chol_c_first,
             fused_tri_grid: self.chol_tri_grid,
             leaf_subst: self.chol_leaf_subst,
-            dataflow_below: self.chol_dataflow,
-            dataflow_tasks: self.chol_tasks,
-            dataflow_cubes: self.chol_tasks_cubes,
             fused_mma: self.chol_fused_mma,
             fused_mma_leaf: self.chol_fused_mma_leaf,
             fused_mma_rows: self.chol_fused_mma_rows,

@@ -149,21 +149,6 @@ pub struct CholeskyParams {
     /// rounds, ms: potrf 4096 1.992 / 2.018 against 2.163 / 2.158 off, 1024 0.379 / 0.385
     /// against 0.422 / 0.421, 8192 7.083 / 7.119 against 7.418 / 7.398).
     pub leaf_subst: Option<bool>,
-    /// A right-looking region's rest of at most this order is factored by one launch of tile
-    /// tasks that wait on each other (`potrf/dataflow.rs`) instead of two launches per step;
-    /// 0 disables. It needs the steps' substitution ([`Self::step_substitution`]), the
-    /// blocked diagonal-block kernel and a device whose cubes may wait on earlier cubes
-    /// ([`Hardware::cube_handoff`]); elsewhere the steps run. `Some(n)` with n > 0 is
-    /// refused where the device cannot hand data between cubes. Default: 0 (not yet measured).
-    pub dataflow_below: Option<usize>,
-    /// With [`Self::dataflow_below`], the tile tasks run right-looking on a fixed set of cubes
-    /// per matrix that each own tiles (`potrf/tasks.rs`) instead of a cube per tile that
-    /// applies its updates when it starts: a tile's updates then run as soon as their
-    /// operands are final. Default: off (not yet measured).
-    pub dataflow_tasks: Option<bool>,
-    /// The most cubes per matrix for [`Self::dataflow_tasks`] (default, and at most: one per
-    /// multiprocessor over the batch where the device runs a launch's cubes at once, else 1).
-    pub dataflow_cubes: Option<usize>,
     /// Order of the diagonal block split off per right-looking step (below `blocked_below`);
     /// a multiple of `leaf`, factored by the recursion. Default: `leaf` (H200: steps of 128…512
     /// are 2–40 % slower at n = 1024…16384, BENCHMARKS.md).
@@ -823,12 +808,6 @@ pub struct CholeskyLaunch {
     pub leaf_plane: bool,
     /// [`CholeskyParams::leaf_subst`].
     pub leaf_subst: bool,
-    /// [`CholeskyParams::dataflow_below`] (0: off).
-    pub dataflow_below: usize,
-    /// [`CholeskyParams::dataflow_tasks`].
-    pub dataflow_tasks: bool,
-    /// [`CholeskyParams::dataflow_cubes`].
-    pub dataflow_cubes: Option<usize>,
     pub step: usize,
     pub trsv: Option<TrsvConfig>,
     pub trsv_chain: bool,
@@ -995,10 +974,6 @@ impl CholeskyLaunch {
             None => subst_fits && params.panel_mma != Some(true),
         };
         let panel_mma = params.panel_mma == Some(true) && !step_substitution;
-        let dataflow_below = params.dataflow_below.unwrap_or(0);
-        if dataflow_below > 0 && !hw.cube_handoff {
-            return None;
-        }
         if params.panel_mma == Some(true) && !mma_fits {
             return None;
         }
@@ -1033,9 +1008,6 @@ impl CholeskyLaunch {
             leaf_lookahead: params.leaf_lookahead.unwrap_or(hw.plane_ops),
             leaf_plane: params.leaf_plane.unwrap_or(false),
             leaf_subst: params.leaf_subst.unwrap_or(true),
-            dataflow_below,
-            dataflow_tasks: params.dataflow_tasks.unwrap_or(false),
-            dataflow_cubes: params.dataflow_cubes,
             blocked_below: params.blocked_below.unwrap_or(4096),
             leaf,
             syrk_leaf,
@@ -1173,68 +1145,6 @@ impl CholeskyLaunch {
     /// launch also checks its operands).
     pub fn fused_mma_for(&self, region: usize, rows: usize) -> bool {
         self.fused_mma && region >= self.fused_mma_from && rows >= self.fused_mma_rows
-    }
-
-    /// The one-launch rest of a right-looking region of order `s` over `batch` matrices
-    /// (`potrf/dataflow.rs`, [`CholeskyParams::dataflow_below`]), or `None` where it does not
-    /// apply. `aligned`: the region's rows are contiguous on 16 bytes (the tensor-core
-    /// products read them as 4-vectors).
-    pub fn dataflow_for(
-        &self,
-        s: usize,
-        batch: usize,
-        aligned: bool,
-    ) -> Option<crate::potrf::DataflowConfig> {
-        let nb = self.leaf.nb;
-        if s > self.dataflow_below || s <= nb || !self.hw.cube_handoff || !self.substitutes(batch) {
-            return None;
-        }
-        // The leaves in trips of half a sub-block: fewer registers (H100 local SASS at 1024:
-        // 128 against 174 in whole sub-blocks), so two cubes fit a multiprocessor.
-        let lcfg = self.blocked_for(&self.leaf, true)?;
-        let units = lcfg.units();
-        let hw = &self.hw;
-        // Lanes per row of the solve: as many as put the tile's rows on the cube's units in
-        // one pass, within a plane (whole planes per cube); else a unit per row.
-        let per_row = units / nb;
-        let groups = if hw.plane_ops
-            && hw.lanes.is_power_of_two()
-            && units.is_multiple_of(hw.lanes)
-            && per_row > 1
-            && per_row.is_power_of_two()
-            && per_row <= hw.lanes
-            && nb.is_multiple_of(per_row)
-        {
-            per_row
-        } else {
-            1
-        };
-        let cfg = crate::potrf::DataflowConfig {
-            lcfg,
-            mma: self.fused_mma && units == 8 * linalg_common::gemm_mma::MMA_PLANE && aligned,
-            groups,
-            plane: if groups > 1 { hw.lanes } else { 1 },
-            storage_sync: hw.storage_sync,
-        };
-        let ok = (nb * nb).is_multiple_of(units)
-            && cfg.shared_bytes() <= hw.max_shared_bytes
-            && s.div_ceil(nb) * (s.div_ceil(nb) + 1) / 2 <= hw.max_cube_count.0 as usize;
-        ok.then_some(cfg)
-    }
-
-    /// Cubes per matrix of the tile tasks on a fixed set of cubes ([`Self::dataflow_tasks`])
-    /// for a region of order `s`: at most one per tile, and where cubes wait on any other cube
-    /// of the launch they must all run at once, so at most one per multiprocessor over the
-    /// batch ([`Hardware::co_resident`]; elsewhere one, which waits only on itself);
-    /// [`CholeskyParams::dataflow_cubes`] lowers it.
-    pub fn tasks_cubes(&self, s: usize, batch: usize, cfg: crate::potrf::DataflowConfig) -> usize {
-        let tt = s.div_ceil(cfg.lcfg.nb);
-        let fit = match self.hw.num_sms {
-            Some(sms) if self.hw.co_resident => sms as usize / batch.max(1),
-            _ => 1,
-        };
-        let want = self.dataflow_cubes.unwrap_or(usize::MAX);
-        (tt * (tt + 1) / 2).min(fit).min(want).max(1)
     }
 
     /// Whether fused steps stage their block in shared memory

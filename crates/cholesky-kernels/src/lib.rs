@@ -152,16 +152,7 @@ pub(crate) fn split(n: usize, nb: usize) -> usize {
 
 /// Synchronise on the per-matrix non-finite flags: an error naming the flagged matrices.
 pub(crate) fn check_flags(client: &Client, flags: Handle) -> Result<(), CholeskyError> {
-    use linalg_common::matrix::{marked, read_flags};
-    let flags = read_flags(client, flags).map_err(device_error)?;
-    let stalled = marked(&flags, |f| f == potrf::DATAFLOW_TIMEOUT);
-    if !stalled.is_empty() {
-        return Err(CholeskyError::Device(format!(
-            "potrf's tile tasks gave up waiting on each other (matrices {stalled:?}): the \
-             device did not run the launch's cubes in grid order"
-        )));
-    }
-    let batches = marked(&flags, |f| f != 0);
+    let batches = linalg_common::matrix::flagged(client, flags).map_err(device_error)?;
     if batches.is_empty() {
         Ok(())
     } else {

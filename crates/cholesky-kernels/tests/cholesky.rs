@@ -568,111 +568,6 @@ pub fn step_substitution(client: &Client) {
     }
 }
 
-/// `CholeskyParams::dataflow_below`: a right-looking region's rest as one launch of tile tasks
-/// (`potrf/dataflow.rs`). Leaves of 64 (the default), 32 and 16 (the CPU runtime's blocked
-/// kernel fits these); every runtime with cube hand-offs must take it for some leaf. Whole
-/// matrices of 2–8 tile rows, ragged and not, orders that are multiples of 4 (the tensor-core
-/// products on CUDA) and not, lower and upper, batches of mixed κ with the unread triangle
-/// poisoned; the rest of a stepped region (its first block factored by the step before, fused
-/// on GPUs); failing pivots in and after tiles; and the same factors as without it.
-pub fn dataflow(client: &Client) {
-    let hw = Hardware::of(client);
-    let mut taken = 0;
-    // The cube-per-tile tasks, then the tasks on a fixed set of cubes (`dataflow_tasks`): as
-    // many as fit, and where cubes may wait on any other, three (cubes owning several tiles).
-    let mut variants = vec![(false, None), (true, None)];
-    if hw.co_resident {
-        variants.push((true, Some(3)));
-    }
-    for (leaf, (tasks, cubes)) in [None, Some(32), Some(16)]
-        .into_iter()
-        .flat_map(|l| variants.iter().map(move |v| (l, *v)))
-    {
-        let p = CholeskyParams {
-            leaf,
-            step_substitution: Some(true),
-            dataflow_below: Some(1 << 20),
-            dataflow_tasks: Some(tasks),
-            dataflow_cubes: cubes,
-            ..CholeskyParams::default()
-        };
-        let Some(launch) = CholeskyLaunch::new(&hw, &p) else {
-            assert!(!hw.cube_handoff, "{leaf:?}: refused with cube hand-offs");
-            continue;
-        };
-        let nb = launch.leaf.nb;
-        let Some(cfg) = launch.dataflow_for(3 * nb, 3, true) else {
-            eprintln!("leaf {nb}: no dataflow launch here");
-            continue;
-        };
-        taken += 1;
-        eprintln!("dataflow leaf {nb}, tasks {tasks}, cubes {cubes:?}: {cfg:?}");
-        if tasks {
-            let c = launch.tasks_cubes(8 * nb + 3, 3, cfg);
-            let tiles = 9 * 10 / 2;
-            let fit = if hw.co_resident {
-                hw.num_sms.map_or(1, |m| m as usize / 3)
-            } else {
-                1
-            };
-            assert_eq!(c, tiles.min(fit).min(cubes.unwrap_or(usize::MAX)).max(1));
-        }
-        assert_eq!(cfg.lcfg.nb, nb);
-        assert!(
-            launch.dataflow_for(nb, 1, true).is_none(),
-            "one tile: the leaf"
-        );
-        let off = CholeskyParams {
-            dataflow_below: Some(0),
-            ..p
-        };
-        let off_launch = CholeskyLaunch::new(&hw, &off).expect("launch");
-        assert!(off_launch.dataflow_for(3 * nb, 1, true).is_none());
-        for n in [nb + 1, 2 * nb, 3 * nb + 5, 4 * nb, 5 * nb - 1, 8 * nb + 3] {
-            for upper in [false, true] {
-                let what =
-                    format!("dataflow, leaf {nb}, tasks {tasks} {cubes:?}, n={n}, upper={upper}");
-                let (mut a, _) = spd_batch(n, &[1e5, 10.0, 1.0], 61 + n as u64);
-                let clean = a.clone();
-                poison(&mut a, 3, n, upper);
-                let out = potrf_host(client, &a, &[3, n, n], upper, &p).expect(&what);
-                check_factor(&clean, &out.l, &out.info, 3, n, upper, &what);
-                // Against the steps: the same factor up to rounding.
-                if !upper && n == 3 * nb + 5 {
-                    let steps = potrf_host(client, &a, &[3, n, n], false, &off).expect(&what);
-                    let diff = out
-                        .l
-                        .iter()
-                        .zip(&steps.l)
-                        .map(|(x, y)| (x - y).abs())
-                        .fold(0.0f32, f32::max);
-                    assert!(diff <= 1e-3, "{what}: {diff:e} from the steps' factor");
-                }
-            }
-        }
-        // The rest of a stepped region: steps down to 3 tile rows, then one launch.
-        let tail = CholeskyParams {
-            dataflow_below: Some(3 * nb),
-            ..p
-        };
-        for (batch, n) in [(1usize, 7 * nb + 3), (2, 6 * nb)] {
-            let what = format!("dataflow tail, leaf {nb}, tasks {tasks}, batch {batch}, n={n}");
-            let (mut a, _) = spd_batch(n, &vec![100.0; batch], 67 + n as u64);
-            let clean = a.clone();
-            poison(&mut a, batch, n, false);
-            let out = potrf_host(client, &a, &[batch, n, n], false, &tail).expect(&what);
-            check_factor(&clean, &out.l, &out.info, batch, n, false, &what);
-        }
-        let pivots = [None, Some(3), Some(nb), Some(2 * nb - 1), Some(3 * nb + 2)];
-        failing_pivots(client, &p, 3 * nb + 7, &pivots, 71, "dataflow");
-        failing_pivots(client, &tail, 5 * nb + 7, &pivots, 73, "dataflow tail");
-    }
-    assert!(
-        taken > 0 || !hw.cube_handoff,
-        "{hw:?}: no leaf takes the dataflow launch"
-    );
-}
-
 /// The right-looking cutoff: blocks up to it split off one step at a time (all of them, a mix
 /// with the recursion above it, and none: halves all the way), with small leaves and steps
 /// of several leaves too.
@@ -1806,30 +1701,7 @@ pub fn batched_small(client: &Client) {
 /// bitwise (small and recursive paths, lower and upper), `info` and the non-finite flag follow
 /// each input; runtimes without graphs (the CPU runtime) refuse with `Unsupported`.
 pub fn graph_replay(client: &Client) {
-    let hw = Hardware::of(client);
-    // The defaults, and the rest of each region as tile tasks (`dataflow_below`, cube per tile
-    // or on a fixed set of cubes), whose flags a recorded launch zeroes before every replay,
-    // where the device allows it.
-    let dataflow = CholeskyParams {
-        dataflow_below: Some(1 << 20),
-        step_substitution: Some(true),
-        ..CholeskyParams::default()
-    };
-    let mut variants = vec![("default", CholeskyParams::default())];
-    if CholeskyLaunch::new(&hw, &dataflow).is_some() {
-        variants.push(("dataflow", dataflow));
-        let tasks = CholeskyParams {
-            dataflow_tasks: Some(true),
-            ..dataflow
-        };
-        variants.push(("tasks", tasks));
-    }
-    for (what, def) in variants {
-        graph_replay_with(client, what, &def);
-    }
-}
-
-fn graph_replay_with(client: &Client, what: &str, def: &CholeskyParams) {
+    let def = &CholeskyParams::default();
     for &(batch, n, upper) in &[(3usize, 40usize, false), (2, 129, false), (1, 300, true)] {
         let g = match PotrfGraph::new(client, batch, n, upper, def) {
             Ok(g) => g,
@@ -1837,7 +1709,7 @@ fn graph_replay_with(client: &Client, what: &str, def: &CholeskyParams) {
                 eprintln!("graphs refused on this runtime: {why}");
                 return;
             }
-            Err(e) => panic!("{what}: graph n={n}: {e}"),
+            Err(e) => panic!("graph n={n}: {e}"),
         };
         for seed in [1u64, 2, 3] {
             let (mut a, l) = spd_batch(n, &vec![100.0; batch], seed * 10 + n as u64);
@@ -1860,14 +1732,14 @@ fn graph_replay_with(client: &Client, what: &str, def: &CholeskyParams) {
                 .read(client)
                 .expect("read");
             let direct = potrf(client, m, upper, def).unwrap().read(client).unwrap();
-            assert_eq!(out.info, direct.info, "{what}: n={n} seed {seed}: info");
+            assert_eq!(out.info, direct.info, "n={n} seed {seed}: info");
             // Bit patterns: a failed matrix's columns past its failure may hold NaN.
             assert_eq!(out.l.len(), direct.l.len());
             let differs =
                 (out.l.iter().zip(&direct.l)).position(|(x, y)| x.to_bits() != y.to_bits());
             assert!(
                 differs.is_none(),
-                "{what}: n={n} seed {seed}: graph differs from the direct call at element \
+                "n={n} seed {seed}: graph differs from the direct call at element \
                  {differs:?}"
             );
             if let Some(p) = fail {
@@ -2733,10 +2605,6 @@ macro_rules! testgen {
                 super::step_substitution(&client());
             }
             #[test]
-            fn dataflow() {
-                super::dataflow(&client());
-            }
-            #[test]
             fn graph_replay() {
                 super::graph_replay(&client());
             }
@@ -2793,72 +2661,3 @@ testgen!(
     wgpu,
     cubecl::Device::wgpu(Default::default()).expect("a wgpu adapter")
 );
-
-/// `dataflow_below` on an H100/H200 (host-side plan): off by default; where asked for, the
-/// rests of single matrices' regions up to it (not one tile, not beyond it), 256-unit cubes
-/// whose products run on tensor cores where the rows are aligned, the solve on 4 lanes per
-/// row, the leaves in half-sub-block trips; batches only with the steps' substitution; and
-/// refused on a device without cube hand-offs.
-#[test]
-fn dataflow_policy_on_hopper() {
-    let hw = Hardware::hopper();
-    let def = CholeskyLaunch::new(&hw, &CholeskyParams::default()).expect("launch");
-    assert_eq!(def.dataflow_below, 0);
-    assert!(def.dataflow_for(1024, 1, true).is_none());
-    let on = CholeskyParams {
-        dataflow_below: Some(1408),
-        ..CholeskyParams::default()
-    };
-    let l = CholeskyLaunch::new(&hw, &on).expect("launch");
-    let cfg = l.dataflow_for(1408, 1, true).expect("dataflow at 1408");
-    assert_eq!((cfg.units(), cfg.groups, cfg.plane), (256, 4, 32));
-    assert!(cfg.mma && cfg.storage_sync && cfg.lcfg.subst_panel);
-    assert_eq!(cfg.lcfg.ku * 2, cfg.lcfg.sub);
-    assert!(cfg.shared_bytes() <= hw.max_shared_bytes);
-    assert!(!l.dataflow_for(1000, 1, false).expect("unaligned").mma);
-    assert!(l.dataflow_for(1409, 1, true).is_none());
-    assert!(l.dataflow_for(64, 1, true).is_none());
-    assert!(
-        l.dataflow_for(1024, 4, true).is_none(),
-        "batches keep the steps"
-    );
-    let batched = CholeskyParams {
-        step_substitution: Some(true),
-        ..on
-    };
-    let l = CholeskyLaunch::new(&hw, &batched).expect("launch");
-    assert!(l.dataflow_for(1024, 4, true).is_some());
-    let no_handoff = Hardware {
-        cube_handoff: false,
-        ..hw
-    };
-    assert!(CholeskyLaunch::new(&no_handoff, &on).is_none());
-    // The tasks on a fixed set of cubes: one per multiprocessor over the batch (132 on the
-    // Hopper model), at most one per tile, at most `dataflow_cubes`; one where cubes may not
-    // wait on any other of the launch.
-    let tasks = CholeskyParams {
-        dataflow_below: Some(4096),
-        dataflow_tasks: Some(true),
-        step_substitution: Some(true),
-        ..CholeskyParams::default()
-    };
-    let l = CholeskyLaunch::new(&hw, &tasks).expect("launch");
-    assert!(l.dataflow_tasks);
-    let cfg = l.dataflow_for(4096, 1, true).expect("tasks at 4096");
-    assert_eq!(l.tasks_cubes(4096, 1, cfg), 132);
-    assert_eq!(l.tasks_cubes(4096, 3, cfg), 44);
-    assert_eq!(l.tasks_cubes(4096, 200, cfg), 1);
-    assert_eq!(l.tasks_cubes(3 * 64, 1, cfg), 6);
-    let few = CholeskyParams {
-        dataflow_cubes: Some(5),
-        ..tasks
-    };
-    let l = CholeskyLaunch::new(&hw, &few).expect("launch");
-    assert_eq!(l.tasks_cubes(4096, 1, cfg), 5);
-    let apart = Hardware {
-        co_resident: false,
-        ..hw
-    };
-    let l = CholeskyLaunch::new(&apart, &tasks).expect("launch");
-    assert_eq!(l.tasks_cubes(4096, 1, cfg), 1);
-}

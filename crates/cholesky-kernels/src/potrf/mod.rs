@@ -16,13 +16,9 @@
 //! solve runs, with leaves factored without their inverses, by substitution from L11
 //! (`panel_solve.rs`, `CholeskyParams::step_substitution`, the default for single matrices; the
 //! inverses a TRSM of the recursion needs are then formed in one launch after its A11), or
-//! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in). With
-//! `CholeskyParams::dataflow_below`, a right-looking region's rest of at most that order is
-//! one launch of tile tasks that wait on each other's flags instead (`dataflow.rs`; with
-//! `dataflow_tasks`, the same tasks right-looking on a fixed set of cubes: `tasks.rs`).
+//! else as a TRSM GEMM with L11⁻¹, or on tensor cores (`panel_mma.rs`, opt-in).
 //! For `upper`, U = Lᵀ is written by one transposing copy.
 mod blocked;
-mod dataflow;
 mod fused;
 mod graph;
 mod leaf;
@@ -30,12 +26,7 @@ mod panel_mma;
 mod panel_solve;
 mod rows;
 mod small;
-mod tasks;
 
-/// The tile tasks' kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
-#[doc(hidden)]
-pub use dataflow::dataflow_kernel;
-pub use dataflow::{DATAFLOW_TIMEOUT, DataflowConfig};
 /// The fused step and its comptime operation and stage, public only for
 /// `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
@@ -50,9 +41,6 @@ pub use panel_solve::{PanelSolveConfig, panel_solve_kernel};
 /// The batched rows kernel, public only for `examples/ptx_probe.rs` (compiled, never launched).
 #[doc(hidden)]
 pub use rows::rows_kernel;
-/// The tile tasks on a fixed set of cubes, public only for `examples/ptx_probe.rs`.
-#[doc(hidden)]
-pub use tasks::tasks_kernel;
 
 use crate::config::{BatchedLeaf, LeafConfig, LeafStage, RowsConfig, SmallConfig};
 use crate::syrk::syrk_rec;
@@ -280,12 +268,6 @@ fn potrf_rec(
             d0,
             1,
         );
-        return;
-    }
-    // Where the steps would run, the rest in one launch of tile tasks, where it applies.
-    if s <= ctx.launch.blocked_below
-        && dataflow::launch_dataflow(ctx, w, info, flags, d0, leaf_done)
-    {
         return;
     }
     let step = ctx.launch.step;
