@@ -22,7 +22,7 @@ use serde::Serialize;
 const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick] [--samples 15] [--device cuda|cpu] [--check-max-elems 40000000]
       [--burn-compare] (qr through the Burn API: burn-ext against burn-linalg, printed only)
       [--optim] [--optim-shapes 4096x4096,4096x14336] [--optim-linalg]   (one optimizer step: AdamW, Muon, SOAP, Dion; printed only)
-      [--potrf-probe 1024x64] [--upper] [--small-load 1|2] [--potrf-batched-leaf rows|crout|tiled] [--calls 3] [--samples 0] (potrf with the default parameters, a few calls and nothing else, for ncu; then timed if samples > 0; --small-load: the rows kernel's vector load in one trip or two)
+      [--potrf-probe 1024x64] [--upper] [--small-load 1|2] [--potrf-batched-leaf rows|crout|tiled] [--calls 3] [--samples 0] (potrf with the default parameters but these flags, a few calls and nothing else, for ncu; then timed if samples > 0; --small-load: the rows kernel's vector load in one trip or two)
       [--blocked-sweep] (potrf: right-looking cutoff against the recursion, printed only)
       [--fuse-sweep]   (potrf: SYRK fused with the next diagonal block, or not; GEMM K windows; the diagonal-block look-ahead)
       [--leaf-sweep]   (potrf: the step diagonal-block kernel against the blocked one, by leaf order, sub-block, K trip; --quick: blocked 64 by K trip only)
