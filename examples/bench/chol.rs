@@ -51,6 +51,8 @@ pub struct Bench<'a> {
     pub qr_grid_staged: Option<bool>,
     /// geqrf's update products by the register product kernel (`--qr-product on|off`).
     pub qr_product: Option<bool>,
+    /// `--qr-panel-pairs`: two columns per reduction in the register panel kernel.
+    pub qr_panel_pairs: Option<bool>,
     /// Its shape (`--qr-product-shape PLANES,STEPS,FLUSH`).
     pub qr_product_shape: Option<qr_kernels::geqrf::ProductConfig>,
     /// Its most K slices per tile (`--qr-product-slices N`).

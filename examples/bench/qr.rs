@@ -153,6 +153,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         lookahead_strips: ctx.qr_lookahead_strips,
         grid_staged_sums: ctx.qr_grid_staged,
         product_regs: ctx.qr_product,
+        panel_pairs: ctx.qr_panel_pairs,
         product_config: ctx.qr_product_shape,
         product_slices: ctx.qr_product_slices,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {

@@ -1108,6 +1108,125 @@ pub fn lookahead(client: &Client) {
     }
 }
 
+/// Two columns per reduction in the register panel kernel (`QrParams::panel_pairs`; only where
+/// that kernel runs): the gates on one-cube panels (odd and even widths, one-column panels,
+/// m < n, panel widths 8, 16 and 32), on every hard class (rank-deficient, graded and zero
+/// columns take the one-column fallback), under extreme scaling (the rescue), in grid panels
+/// (both ways of combining an exchange) and in look-ahead steps where grids run; H and τ of
+/// the same panels without pairs up to rounding.
+pub fn panel_pairs(client: &Client) {
+    let hw = Hardware::of(client);
+    let pairs = |panel: usize, grid: usize| QrParams {
+        panel: Some(panel),
+        panel_regs: Some(true),
+        panel_grid: Some(grid),
+        panel_pairs: Some(true),
+        ..QrParams::default()
+    };
+    let Some(launch) = QrLaunch::new(&hw, &pairs(32, 0), 2, 512) else {
+        assert!(hw.max_units_per_cube < 256, "refused on {hw:?}");
+        return;
+    };
+    let cfg = launch.panel_regs(64, true, true).expect("a register panel");
+    assert!(cfg.pairs && cfg.parts() == 2, "{cfg:?}");
+    assert!(launch.panel_regs(64, false, true).is_none_or(|c| !c.pairs));
+    let without = |p: &QrParams| QrParams {
+        panel_pairs: Some(false),
+        ..*p
+    };
+    let mut cases = vec![
+        // (batch, m, n, panel, grid rows per cube)
+        (2usize, 1usize, 1usize, 32usize, 0usize),
+        (2, 7, 2, 32, 0),
+        (2, 9, 8, 8, 0),
+        (2, 8, 9, 8, 0),
+        (2, 33, 32, 32, 0),
+        (2, 65, 63, 32, 0),
+        (2, 40, 100, 16, 0),
+        (2, 130, 97, 32, 0),
+        (1, 200, 45, 16, 0),
+    ];
+    let grids = hw.co_resident && hw.num_sms.unwrap_or(0) >= 16;
+    if grids {
+        cases.extend([
+            (1, 128, 40, 32, 64),
+            (1, 100, 100, 32, 64),
+            (2, 120, 17, 8, 64),
+            (1, 1000, 64, 32, 128),
+            (2, 700, 150, 64, 128),
+        ]);
+    }
+    for (i, &(batch, m, n, panel, grid)) in cases.iter().enumerate() {
+        let params = QrParams {
+            grid_staged_sums: Some(i % 2 == 0),
+            ..pairs(panel, grid)
+        };
+        let a = batch_of(&[MatrixClass::Dense; 2][..batch], m, n, (m * 13 + n) as u64);
+        let what = format!("pairs, panels {panel}, grid {grid}, {batch} × {m} × {n}");
+        let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("pairs");
+        check_geqrf(client, &a, &y, &params, &what);
+        if m >= n {
+            let x = geqrf_host(client, &a, &[batch, m, n], &without(&params)).expect("single");
+            assert_same_factors(&x, &y);
+        }
+    }
+    let mut hard = vec![pairs(16, 0), pairs(32, 0)];
+    if grids {
+        hard.push(pairs(16, 64));
+        hard.push(QrParams {
+            grid_staged_sums: Some(false),
+            ..pairs(32, 64)
+        });
+        hard.push(QrParams {
+            panel_rows: Some(16),
+            lookahead: Some(true),
+            ..pairs(32, 64)
+        });
+    }
+    let (m, n) = (128, 48);
+    for params in &hard {
+        for (i, class) in HARD_CLASSES.iter().enumerate() {
+            let a = generate(*class, m, n, 53 + i as u64);
+            let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");
+            check_geqrf(client, &a, &out, params, &format!("pairs, {class:?}, {params:?}"));
+        }
+        // Extreme scaling: the rescue (column j of a pair) and the fallback (column j + 1).
+        for &scale in &[1e-20f32, 1e-30, 1e18, 3e36] {
+            let a: Vec<f32> = generate(MatrixClass::GradedColumns { kappa: 1e5 }, m, n, 59)
+                .iter()
+                .map(|x| x * scale)
+                .collect();
+            let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");
+            check_geqrf(client, &a, &out, params, &format!("pairs, scaled by {scale:e}"));
+        }
+        let mut a = generate(MatrixClass::Dense, m, n, 61);
+        for i in 0..m {
+            for j in (1..n).step_by(2) {
+                a[i * n + j] *= 1e-22;
+            }
+            a[i * n + 4] = 0.0;
+            a[i * n + 7] = 0.0;
+        }
+        let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");
+        check_geqrf(client, &a, &out, params, "pairs, columns at 1 and 1e-22");
+        assert_eq!((out.tau[4], out.tau[7]), (0.0, 0.0), "the zero columns' τ");
+    }
+    // Look-ahead steps with pairs: the same factors as without look-ahead.
+    if grids {
+        let params = QrParams {
+            panel_rows: Some(16),
+            lookahead: Some(true),
+            ..pairs(32, 128)
+        };
+        let (batch, m, n) = (1, 1000, 70);
+        let a = batch_of(&[MatrixClass::Dense], m, n, 67);
+        let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("look-ahead");
+        check_geqrf(client, &a, &y, &params, "pairs, look-ahead");
+        let x = geqrf_host(client, &a, &[batch, m, n], &without(&params)).expect("single");
+        assert_same_factors(&x, &y);
+    }
+}
+
 /// Outer blocks (`QrParams::outer_block`): the gates on shapes straddling the block width
 /// (ragged last blocks, m < n with columns past the reflectors, one column past a block), on
 /// every hard class (zero columns: τ = 0 inside a block's T), on single matrices (split-K Gram
@@ -1683,6 +1802,10 @@ macro_rules! testgen {
             #[test]
             fn lookahead() {
                 super::lookahead(&client());
+            }
+            #[test]
+            fn panel_pairs() {
+                super::panel_pairs(&client());
             }
             #[test]
             fn outer_blocks() {

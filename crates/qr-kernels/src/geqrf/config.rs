@@ -146,6 +146,10 @@ pub struct QrParams {
     pub product_regs: Option<bool>,
     /// The register product kernel's shape (default [`PRODUCT_DEFAULT`]).
     pub product_config: Option<ProductConfig>,
+    /// The register panel kernel (geqrf) takes two columns per reduction where it can
+    /// ([`RegPanelConfig::pairs`]): one exchange (grid panels) and two cube barriers for both.
+    /// Default off.
+    pub panel_pairs: Option<bool>,
     /// Grid panels of at least `.1` rows take about `.0` rows per cube (at least
     /// `panel_grid`'s) instead of `panel_grid`'s; `.0 = 0`: none. Default, where grid panels
     /// are on by default: [`DEFAULT_GRID_TALL`] (H100, 1×8192² 56.61 / 56.62 ms against
@@ -370,6 +374,9 @@ pub struct RegPanelConfig {
     pub grid: bool,
     /// A grid panel's exchanges end with staged sums ([`QrParams::grid_staged_sums`]).
     pub staged_sums: bool,
+    /// Factor columns j and j + 1 from one reduction where the second one's downdated norm
+    /// is safe ([`QrParams::panel_pairs`], `factor` only; `super::panel_regs`).
+    pub pairs: bool,
 }
 
 /// 32-bit registers of one multiprocessor that a cube of the register panel kernel may fill
@@ -411,6 +418,7 @@ impl RegPanelConfig {
             plane_rows: hw.plane_ops && hw.lanes == nb,
             grid: false,
             staged_sums: false,
+            pairs: false,
         };
         let ok = cfg.units() <= hw.max_units_per_cube
             && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
@@ -447,7 +455,7 @@ impl RegPanelConfig {
         let sms = hw.num_sms.unwrap_or(0) as usize;
         let ok = cubes >= 2
             && cfg.rows_cap >= nb
-            && (cubes + 1).max(cfg.gy) * nb <= cfg.stage_len()
+            && 2 * (cubes + 1).max(cfg.gy) * nb <= cfg.stage_len()
             && cubes < GRID_WORDS_PER_UNIT * cfg.gy
             && cubes * batch.max(1) <= sms;
         ok.then_some((cfg, cubes))
@@ -459,6 +467,11 @@ impl RegPanelConfig {
 
     pub fn rows_per_unit(&self) -> usize {
         self.rows_cap / self.gy
+    }
+
+    /// Columns per reduction at most: 2 with [`Self::pairs`], else 1.
+    pub fn parts(&self) -> usize {
+        if self.pairs { 2 } else { 1 }
     }
 
     /// Register slots whose rows can be a pivot row (below nb).
@@ -477,11 +490,14 @@ impl RegPanelConfig {
         }
     }
 
-    /// The reduction rows, the pivot row, the scales, τ, the Gram matrix and T, two
-    /// pivot-column slots and the staging area, in bytes.
+    /// The reduction rows and pivot rows (per part), the scales, τ, the Gram matrix and T,
+    /// two pivot-column slots per part and the staging area, in bytes.
     pub fn shared_bytes(&self) -> usize {
-        let nb = self.nb;
-        4 * (self.gy * nb + 3 * nb + 2 * nb * (nb + 1) + 2 * self.rows_cap + self.stage_len())
+        let (nb, parts) = (self.nb, self.parts());
+        4 * (parts * (self.gy * nb + nb + 2 * self.rows_cap)
+            + 2 * nb
+            + 2 * nb * (nb + 1)
+            + self.stage_len())
     }
 }
 
@@ -544,6 +560,8 @@ pub struct QrLaunch {
     pub product_slices: usize,
     /// [`QrParams::panel_grid_tall`].
     pub grid_tall: Option<(usize, usize)>,
+    /// [`QrParams::panel_pairs`].
+    pub pairs: bool,
     pub hw: Hardware,
 }
 
@@ -746,6 +764,7 @@ impl QrLaunch {
         };
         let launch = Self {
             grid_tall,
+            pairs: params.panel_pairs.unwrap_or(false),
             product,
             product_slices: params
                 .product_slices
@@ -829,7 +848,16 @@ impl QrLaunch {
         if !self.regs || !self.stage {
             return None;
         }
-        RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, factor, trans)
+        let cfg = RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, factor, trans)?;
+        let paired = RegPanelConfig {
+            pairs: self.pairs && factor,
+            ..cfg
+        };
+        Some(if paired.shared_bytes() <= self.hw.max_shared_bytes {
+            paired
+        } else {
+            cfg
+        })
     }
 
     /// geqrf's grid panel for a p-row panel and its cube count, where it is on and applies
@@ -853,7 +881,12 @@ impl QrLaunch {
             _ => self.grid_rows,
         };
         let (cfg, cubes) = RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, rows, batch)?;
-        Some((RegPanelConfig { staged_sums, ..cfg }, cubes))
+        let cfg = RegPanelConfig {
+            staged_sums,
+            pairs: self.pairs,
+            ..cfg
+        };
+        (cfg.shared_bytes() <= self.hw.max_shared_bytes).then_some((cfg, cubes))
     }
 
     /// The look-ahead step for a next panel of p rows of `batch` matrices, where geqrf takes

@@ -199,20 +199,21 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
     let grid = GridPos {
         cube: pos.cube,
         cubes: pos.cubes,
-        words: bidx * 2 * (gmax + 1) * comptime!(cfg.nb),
-        slot_len: (gmax + 1) * comptime!(cfg.nb),
+        words: bidx * 4 * (gmax + 1) * comptime!(cfg.nb),
+        slot_len: 2 * (gmax + 1) * comptime!(cfg.nb),
     };
     let mut e = e0;
 
-    let mut red = Shared::<[F]>::new_slice(comptime!(cfg.gy * cfg.nb));
-    let mut piv = Shared::<[F]>::new_slice(nb);
+    // Per part (`pairs`: column j, then j + 1): gy reduction rows, a pivot row.
+    let mut red = Shared::<[F]>::new_slice(comptime!(cfg.parts() * cfg.gy * cfg.nb));
+    let mut piv = Shared::<[F]>::new_slice(comptime!(cfg.parts() * cfg.nb));
     let mut scl = Shared::<[F]>::new_slice(nb);
     let mut taus = Shared::<[F]>::new_slice(nb);
     let mut gsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
     let mut tsh = Shared::<[F]>::new_slice(comptime!(cfg.nb * (cfg.nb + 1)));
-    // Two slots: column j is read from slot j % 2 in both passes; the owner of column j + 1
-    // fills the other.
-    let mut xcol = Shared::<[V4<F>]>::new_slice(comptime!(cfg.rows_cap / 2));
+    // Two banks of one slot per part: an iteration reads one bank in both passes while the
+    // owners of the next one's columns fill the other.
+    let mut xcol = Shared::<[V4<F>]>::new_slice(comptime!(cfg.parts() * cfg.rows_cap / 2));
     // V for U; first the Gram partial sums without `factor`.
     let mut vsh = Shared::<[F]>::new_slice(comptime!(cfg.stage_len()));
     // Grid panels: whether a wait of this cube gave up.
@@ -236,9 +237,7 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
         taus[unit] = tv;
     }
     if comptime!(cfg.factor) {
-        if tx == 0 {
-            publish::<F>(a, &mut xcol, r0, ty, 1, 0, cfg);
-        }
+        publish_next::<F>(a, &mut xcol, r0, ty, tx, 0, w, 0, cfg);
     } else {
         // The given reflectors, explicit: unit diagonal, zeros above it.
         #[unroll]
@@ -254,86 +253,132 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
     sync_cube();
 
     if comptime!(cfg.factor) {
-        // Two cube barriers per column. (Pass 1 of column j + 1 in column j's phase after a
-        // row-group barrier, with one cube barrier per column, measured slower on the H200:
-        // BENCHMARKS.md, session 18.) A column whose squared norm α² + s under- or overflows
-        // ([`RESCUE_LO`]) is scaled first. The branch is uniform: every unit read the same α
-        // and s. (A first loop that only tests and leaves for a second one with the rescale
-        // compiled to more instructions per column, ptxas 13.)
+        // Two cube barriers per column, or with `pairs` per pair of columns. (Pass 1 of column
+        // j + 1 in column j's phase after a row-group barrier, with one cube barrier per
+        // column, measured slower on the H200: BENCHMARKS.md, session 18.) A column whose
+        // squared norm α² + s under- or overflows ([`RESCUE_LO`]) is scaled first, alone. The
+        // branches are uniform: every unit read the same sums. (A first loop that only tests
+        // and leaves for a second one with the rescale compiled to more instructions per
+        // column, ptxas 13.) Iteration `it` reads the pivot-column slots of bank it % 2 while
+        // the owners of the next iteration's columns fill the other bank.
         let mut j = 0usize;
+        let mut bank = 0usize;
         while j < w {
-            pass1::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
-            sync_cube();
-            if comptime!(cfg.grid) {
-                e += 1;
-                exchange::<F, X>(
-                    &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, false, true, cfg,
-                );
-            }
-            let mut alpha = piv[j];
-            let mut s = col_total::<F>(&mut red, &mut vsh, j, cfg);
-            let mut d = F::new(1.0);
-            let nn = alpha * alpha + s;
-            if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
-                // c·(rows ≥ j of column j), c = 2⁻ᵏ from its largest entry; pass 1 again;
-                // β is scaled back by d = 1/c (v and τ do not change with c).
-                sync_cube();
-                if tx == j {
-                    let mut m = F::new(0.0);
-                    #[unroll]
-                    for t in 0..rt {
-                        if r0 + ty + t * gy >= j {
-                            m = F::max(m, F::abs(a[t]));
-                        }
-                    }
-                    red[ty * nb + j] = m;
-                }
-                sync_cube();
-                if comptime!(cfg.grid) {
-                    e += 1;
-                    exchange::<F, X>(
-                        &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, true, false,
-                        cfg,
-                    );
-                }
-                let amax = if comptime!(cfg.grid && cfg.staged_sums) {
-                    group_max::<F>(&mut vsh, j, nb, gy, true)
-                } else if comptime!(cfg.grid) {
-                    red[j]
-                } else {
-                    group_max::<F>(&mut red, j, nb, gy, true)
-                };
-                if amax > F::new(0.0) {
-                    let f = pow2_scale::<F>(amax);
-                    if tx == j {
-                        #[unroll]
-                        for t in 0..rt {
-                            if r0 + ty + t * gy >= j {
-                                a[t] *= f.c;
-                            }
-                        }
-                        publish::<F>(a, &mut xcol, r0, ty, j + 1, j % 2, cfg);
-                    }
-                    sync_cube();
-                    pass1::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, cfg);
+            let xs = bank * comptime!(cfg.parts());
+            let mut single = true;
+            let mut adv = 1usize;
+            if comptime!(cfg.pairs) {
+                if j + 1 < w {
+                    pass1_pair::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, xs, cfg);
                     sync_cube();
                     if comptime!(cfg.grid) {
                         e += 1;
                         exchange::<F, X>(
                             &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, false,
-                            true, cfg,
+                            true, 2usize, cfg,
                         );
                     }
-                    alpha = piv[j];
-                    s = col_total::<F>(&mut red, &mut vsh, j, cfg);
-                    d = f.d;
+                    let alpha = piv[j];
+                    let x1 = piv[nb + j];
+                    let pj = col_total::<F>(&mut red, &mut vsh, j, cfg);
+                    let nn = alpha * alpha + (x1 * x1 + pj);
+                    if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
+                        // Column j alone, from the start: its slot again from row j + 1.
+                        if tx == j {
+                            publish::<F>(a, &mut xcol, r0, ty, j + 1, xs, cfg);
+                        }
+                        sync_cube();
+                    } else {
+                        single = false;
+                        if pair_step::<F>(
+                            a, &mut xcol, &mut red, &mut vsh, &piv, &mut scl, &mut taus,
+                            &mut gsh, tau, tbase, alpha, x1, pj, r0, ty, tx, unit, j, xs, cfg,
+                        ) {
+                            adv = 2;
+                        }
+                    }
                 }
             }
-            column_step::<F>(
-                a, &mut xcol, &mut red, &mut vsh, &piv, &mut scl, &mut taus, &mut gsh, tau, tbase,
-                alpha, s, d, r0, ty, tx, unit, j, cfg,
-            );
-            j += 1;
+            if single {
+                pass1::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, xs, cfg);
+                sync_cube();
+                if comptime!(cfg.grid) {
+                    e += 1;
+                    exchange::<F, X>(
+                        &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, false,
+                        true, 1usize, cfg,
+                    );
+                }
+                let mut alpha = piv[j];
+                let mut s = col_total::<F>(&mut red, &mut vsh, j, cfg);
+                let mut d = F::new(1.0);
+                let nn = alpha * alpha + s;
+                if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
+                    // c·(rows ≥ j of column j), c = 2⁻ᵏ from its largest entry; pass 1 again;
+                    // β is scaled back by d = 1/c (v and τ do not change with c).
+                    sync_cube();
+                    if tx == j {
+                        let mut m = F::new(0.0);
+                        #[unroll]
+                        for t in 0..rt {
+                            if r0 + ty + t * gy >= j {
+                                m = F::max(m, F::abs(a[t]));
+                            }
+                        }
+                        red[ty * nb + j] = m;
+                    }
+                    sync_cube();
+                    if comptime!(cfg.grid) {
+                        e += 1;
+                        exchange::<F, X>(
+                            &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, true,
+                            false, 1usize, cfg,
+                        );
+                    }
+                    let amax = if comptime!(cfg.grid && cfg.staged_sums) {
+                        group_max::<F>(&mut vsh, j, nb, gy, true)
+                    } else if comptime!(cfg.grid) {
+                        red[j]
+                    } else {
+                        group_max::<F>(&mut red, j, nb, gy, true)
+                    };
+                    if amax > F::new(0.0) {
+                        let f = pow2_scale::<F>(amax);
+                        if tx == j {
+                            #[unroll]
+                            for t in 0..rt {
+                                if r0 + ty + t * gy >= j {
+                                    a[t] *= f.c;
+                                }
+                            }
+                            publish::<F>(a, &mut xcol, r0, ty, j + 1, xs, cfg);
+                        }
+                        sync_cube();
+                        pass1::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, xs, cfg);
+                        sync_cube();
+                        if comptime!(cfg.grid) {
+                            e += 1;
+                            exchange::<F, X>(
+                                &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx,
+                                false, true, 1usize, cfg,
+                            );
+                        }
+                        alpha = piv[j];
+                        s = col_total::<F>(&mut red, &mut vsh, j, cfg);
+                        d = f.d;
+                    }
+                }
+                column_step::<F>(
+                    a, &mut xcol, &mut red, &mut vsh, &piv, &mut scl, &mut taus, &mut gsh, tau,
+                    tbase, alpha, s, d, r0, ty, tx, unit, j, xs, cfg,
+                );
+            }
+            j += adv;
+            bank = 1 - bank;
+            if j < w {
+                publish_next::<F>(a, &mut xcol, r0, ty, tx, j, w, bank, cfg);
+            }
+            sync_cube();
         }
     } else {
         gram_rows::<F>(a, &mut xcol, &mut vsh, &mut gsh, ty, tx, unit, w, cfg);
@@ -454,9 +499,9 @@ struct GridPos {
     slot_len: usize,
 }
 
-/// The total over the panel of column k's reduction: after a grid exchange the sum of the
-/// row groups' entries of `stage` (`staged_sums`) or row 0 of `red`; else the sum of the row
-/// groups' entries of `red`.
+/// The total over the panel of column k's reduction (k + gy·nb for the second part): after a
+/// grid exchange the sum of the row groups' entries of `stage` (`staged_sums`) or row 0 of
+/// `red`; else the sum of the row groups' entries of `red`.
 #[cube]
 fn col_total<F: Float>(
     red: &mut Shared<[F]>,
@@ -474,15 +519,18 @@ fn col_total<F: Float>(
 }
 
 /// Grid exchange `e` (reached by every unit of every cube of the panel, after the barrier
-/// that follows the reduction rows' writes): row group 0 combines the cube's reduction rows
-/// per column (the sum, or with `max` the maximum) and stores them, cube 0 also its pivot row
-/// (`pivot`); unit (ty, tx) waits for column tx of cubes ty, ty + gy, … (at most
-/// [`GRID_WORDS_PER_UNIT`] words). With `staged_sums` it leaves their sum (maximum) in row ty
-/// of `stage`, and the unit that fetches cube 0's pivot row writes it to `piv` (other cubes);
-/// else it stages the words, and after a cube barrier row group 0 leaves the totals in row 0
-/// of `red` (and cube 0's pivot row in `piv`). Ends on a cube barrier, after which
-/// [`col_total`] (or the maximum) is the panel's: the same order of operations in every cube,
-/// so every cube forms the same β, τ and scale.
+/// that follows the reduction rows' writes), of `parts` reductions (part q: its gy rows of
+/// `red` from q·gy·nb, its pivot row in `piv` from q·nb): row group 0 combines the cube's
+/// reduction rows per column (the sum, or with `max` the maximum) and stores them, cube 0
+/// also its pivot rows (`pivot`); unit (ty, tx) waits for column tx of cubes ty, ty + gy, …
+/// (at most [`GRID_WORDS_PER_UNIT`] words per part). With `staged_sums` it leaves their sum
+/// (maximum) in row ty of the part's rows of `stage`, and the unit that fetches cube 0's pivot
+/// row writes it to `piv` (other cubes); else it stages the words, and after a cube barrier
+/// row group 0 leaves the totals in row 0 of the part's rows of `red` (and cube 0's pivot rows
+/// in `piv`). Ends on a cube barrier, after which [`col_total`] (or the maximum) is the
+/// panel's: the same order of operations in every cube, so every cube forms the same β, τ and
+/// scale. A slot holds words (c·parts + q)·nb + tx for cube c (the pivot rows as cube
+/// `cubes`).
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn exchange<F: Float, X: Int>(
@@ -497,85 +545,109 @@ fn exchange<F: Float, X: Int>(
     tx: usize,
     #[comptime] max: bool,
     #[comptime] pivot: bool,
+    #[comptime] parts: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
+    let gp = comptime!(cfg.gy * cfg.nb);
     let slot = grid.words + (e % 2) as usize * grid.slot_len;
     let stamp = X::cast_from(e) << X::cast_from(32u32);
     if ty == 0 {
-        let part = if comptime!(max) {
-            group_max::<F>(red, tx, nb, gy, true)
-        } else {
-            group_sum::<F>(red, tx, nb, gy, true)
-        };
-        xv[slot + grid.cube * nb + tx].store(stamp | X::cast_from(u32::reinterpret(part)));
-        if comptime!(pivot) && grid.cube == 0 {
-            let row = u32::reinterpret(piv[tx]);
-            xv[slot + grid.cubes * nb + tx].store(stamp | X::cast_from(row));
+        #[unroll]
+        for q in 0..parts {
+            let part = if comptime!(max) {
+                group_max::<F>(red, q * gp + tx, nb, gy, true)
+            } else {
+                group_sum::<F>(red, q * gp + tx, nb, gy, true)
+            };
+            xv[slot + (grid.cube * parts + q) * nb + tx]
+                .store(stamp | X::cast_from(u32::reinterpret(part)));
+            if comptime!(pivot) && grid.cube == 0 {
+                let row = u32::reinterpret(piv[q * nb + tx]);
+                xv[slot + (grid.cubes * parts + q) * nb + tx].store(stamp | X::cast_from(row));
+            }
         }
     }
     let mut words = grid.cubes;
     if comptime!(pivot) {
         words += 1;
     }
-    // Up to GRID_WORDS_PER_UNIT words per unit, all loaded before the first wait. Older words
-    // hold a smaller exchange number (numbers only grow).
-    let mut acc = F::new(0.0);
+    // Up to GRID_WORDS_PER_UNIT words per unit and part, all loaded before the first wait.
+    // Older words hold a smaller exchange number (numbers only grow).
+    let mut acc = Array::<F>::new(parts);
+    #[unroll]
+    for q in 0..parts {
+        acc[q] = F::new(0.0);
+    }
     if fail[0] == 0u32 {
-        let mut word = Array::<X>::new(GRID_WORDS_PER_UNIT);
+        let mut word = Array::<X>::new(comptime!(parts * GRID_WORDS_PER_UNIT));
         #[unroll]
-        for q in 0..GRID_WORDS_PER_UNIT {
-            let c = ty + q * gy;
-            if c < words {
-                word[q] = xv[slot + c * nb + tx].load();
+        for q in 0..parts {
+            #[unroll]
+            for r in 0..GRID_WORDS_PER_UNIT {
+                let c = ty + r * gy;
+                if c < words {
+                    word[q * GRID_WORDS_PER_UNIT + r] = xv[slot + (c * parts + q) * nb + tx].load();
+                }
             }
         }
         #[unroll]
-        for q in 0..GRID_WORDS_PER_UNIT {
-            let c = ty + q * gy;
-            if c < words {
-                let mut polls = 0u32;
-                while word[q] < stamp && polls < GRID_WAIT_POLLS {
-                    word[q] = xv[slot + c * nb + tx].load();
-                    polls += 1;
-                }
-                if polls >= GRID_WAIT_POLLS {
-                    fail[0] = 1u32;
-                }
-                let v = F::reinterpret(u32::cast_from(word[q]));
-                if comptime!(!cfg.staged_sums) {
-                    stage[c * nb + tx] = v;
-                } else if c < grid.cubes {
-                    if comptime!(max) {
-                        acc = F::max(acc, v);
-                    } else {
-                        acc += v;
+        for q in 0..parts {
+            #[unroll]
+            for r in 0..GRID_WORDS_PER_UNIT {
+                let c = ty + r * gy;
+                let wi = q * GRID_WORDS_PER_UNIT + r;
+                if c < words {
+                    let at = slot + (c * parts + q) * nb + tx;
+                    let mut polls = 0u32;
+                    while word[wi] < stamp && polls < GRID_WAIT_POLLS {
+                        word[wi] = xv[at].load();
+                        polls += 1;
                     }
-                } else if grid.cube != 0 {
-                    piv[tx] = v;
+                    if polls >= GRID_WAIT_POLLS {
+                        fail[0] = 1u32;
+                    }
+                    let v = F::reinterpret(u32::cast_from(word[wi]));
+                    if comptime!(!cfg.staged_sums) {
+                        stage[(c * parts + q) * nb + tx] = v;
+                    } else if c < grid.cubes {
+                        if comptime!(max) {
+                            acc[q] = F::max(acc[q], v);
+                        } else {
+                            acc[q] += v;
+                        }
+                    } else if grid.cube != 0 {
+                        piv[q * nb + tx] = v;
+                    }
                 }
             }
         }
     }
     if comptime!(cfg.staged_sums) {
-        stage[ty * nb + tx] = acc;
+        #[unroll]
+        for q in 0..parts {
+            stage[q * gp + ty * nb + tx] = acc[q];
+        }
     } else {
-        // Row group 0 adds the cubes' words in cube order into row 0 of `red`.
+        // Row group 0 adds the cubes' words in cube order into row 0 of the part's `red` rows.
         sync_cube();
         if ty == 0 {
-            let mut total = F::new(0.0);
-            for c in 0..grid.cubes {
-                let v = stage[c * nb + tx];
-                if comptime!(max) {
-                    total = F::max(total, v);
-                } else {
-                    total += v;
+            #[unroll]
+            for q in 0..parts {
+                let mut total = F::new(0.0);
+                for c in 0..grid.cubes {
+                    let v = stage[(c * parts + q) * nb + tx];
+                    if comptime!(max) {
+                        total = F::max(total, v);
+                    } else {
+                        total += v;
+                    }
                 }
-            }
-            red[tx] = total;
-            if comptime!(pivot) && grid.cube != 0 {
-                piv[tx] = stage[grid.cubes * nb + tx];
+                red[q * gp + tx] = total;
+                if comptime!(pivot) && grid.cube != 0 {
+                    piv[q * nb + tx] = stage[(grid.cubes * parts + q) * nb + tx];
+                }
             }
         }
     }
@@ -583,8 +655,8 @@ fn exchange<F: Float, X: Int>(
 }
 
 /// Column j's reflector from α and s (d: the factor that scales the column back, 1 unless it
-/// was rescaled), its Gram column and τ, pass 2 on the unit's registers, the next column
-/// published; ends on a cube barrier.
+/// was rescaled), its Gram column and τ, pass 2 on the unit's registers (column j from slot
+/// `xs`, rows from j + 1).
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn column_step<F: Float>(
@@ -606,6 +678,7 @@ fn column_step<F: Float>(
     tx: usize,
     unit: usize,
     j: usize,
+    xs: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
     let gy = comptime!(cfg.gy);
@@ -613,38 +686,24 @@ fn column_step<F: Float>(
     let tp = comptime!(cfg.pivot_slots());
     let ld = comptime!(cfg.nb + 1);
     let below = col_total::<F>(red, stage, tx, cfg);
-    let mut t_j = F::new(0.0);
-    // τ = 0 keeps the column as given (scaled back if it was rescaled).
-    let mut scale = d;
-    let mut beta = alpha;
-    if s > F::new(0.0) {
-        let norm = F::sqrt(alpha * alpha + s);
-        beta = select(alpha >= F::new(0.0), -norm, norm);
-        // δ = β − α has β's sign (no cancellation); one division for both
-        // τ = δ/β = δ²·r and 1/(α − β) = −β·r, r = 1/(β·δ) (|β·δ| ≤ 2β², in range after
-        // the rescue).
-        let delta = beta - alpha;
-        let r = F::new(1.0) / (beta * delta);
-        t_j = delta * delta * r;
-        scale = -beta * r;
-    }
+    let r = reflector::<F>(alpha, s, d);
     // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
     let pk = piv[tx];
-    let dot = pk + scale * below;
-    let coef = select(tx > j, t_j * dot, F::new(0.0));
+    let dot = pk + r.scale * below;
+    let coef = select(tx > j, r.tau * dot, F::new(0.0));
     if unit == 0 {
-        taus[j] = t_j;
-        scl[j] = scale;
+        taus[j] = r.tau;
+        scl[j] = r.scale;
         if r0 == 0 {
-            tau[tbase + j] = t_j;
+            tau[tbase + j] = r.tau;
         }
     }
     if ty == 0 && tx < j {
         gsh[tx * ld + j] = scl[tx] * dot;
     }
     // Pass 2: rows below j (the pivot column is zero on and above row j), then row j.
-    let c2 = coef * scale;
-    let slot = (j % 2) * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let c2 = coef * r.scale;
+    let slot = xs * comptime!(cfg.rows_cap / 4) + ty * rq;
     #[unroll]
     for q in 0..rq {
         let v = xcol[slot + q];
@@ -657,16 +716,199 @@ fn column_step<F: Float>(
     for t in 0..tp {
         if r0 + ty + t * gy == j {
             if tx == j {
-                a[t] = beta * d;
+                a[t] = r.beta * d;
             } else if tx > j {
                 a[t] = pk - coef;
             }
         }
     }
-    if tx == j + 1 {
-        publish::<F>(a, xcol, r0, ty, j + 2, (j + 1) % 2, cfg);
+}
+
+/// A reflector: β (before the scale-back d), τ and 1/(α − β).
+#[derive(CubeType, Clone, Copy)]
+struct Reflector<F: Float> {
+    beta: F,
+    tau: F,
+    scale: F,
+}
+
+/// The reflector of a column with pivot α and squared norm s below it (τ = 0 and the scale d
+/// where s = 0: the column stays as given, scaled back if it was rescaled).
+#[cube]
+fn reflector<F: Float>(alpha: F, s: F, d: F) -> Reflector<F> {
+    let mut tau = F::new(0.0);
+    let mut scale = d;
+    let mut beta = alpha;
+    if s > F::new(0.0) {
+        let norm = F::sqrt(alpha * alpha + s);
+        beta = select(alpha >= F::new(0.0), -norm, norm);
+        // δ = β − α has β's sign (no cancellation); one division for both
+        // τ = δ/β = δ²·r and 1/(α − β) = −β·r, r = 1/(β·δ) (|β·δ| ≤ 2β², in range after
+        // the rescue).
+        let delta = beta - alpha;
+        let r = F::new(1.0) / (beta * delta);
+        tau = delta * delta * r;
+        scale = -beta * r;
     }
-    sync_cube();
+    Reflector::<F> { beta, tau, scale }
+}
+
+/// Columns j and j + 1 from one reduction (`pairs`): x = column j and y = column j + 1 below
+/// row j + 1 in slots xs and xs + 1, their sums P_k = Σ x_i·a_ik and Q_k = Σ y_i·a_ik over
+/// rows i ≥ j + 2 in parts 0 and 1 of the totals, rows j and j + 1 in the pivot rows; α = a_jj,
+/// x1 = a_j+1,j, pj = P_j. Column j's reflector H_j as [`column_step`] forms it; with
+/// c = τ_j·v_jᵀy and cs = c/(α − β), column j + 1 after H_j has α' = a_j+1,j+1 − cs·x1 and the
+/// downdated squared norm s' = Q_j+1 − 2·cs·P_j+1 + cs²·P_j below row j + 1; each unit's
+/// Σ y'_i·a'_ik likewise from P_k, Q_k. Where s' keeps at least half of y's squared norm over
+/// rows ≥ j (the cancellation costs at most a few ulps) and α'² + s' needs no rescue, H_j+1
+/// is formed from them and both apply in one pass: a_ik −= A_k·x_i + B_k·y_i. Else only H_j
+/// applies, and column j + 1 starts the next iteration. Returns whether both were taken.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn pair_step<F: Float>(
+    a: &mut Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    red: &mut Shared<[F]>,
+    stage: &mut Shared<[F]>,
+    piv: &Shared<[F]>,
+    scl: &mut Shared<[F]>,
+    taus: &mut Shared<[F]>,
+    gsh: &mut Shared<[F]>,
+    tau: &mut [F],
+    tbase: usize,
+    alpha: F,
+    x1: F,
+    pj: F,
+    r0: usize,
+    ty: usize,
+    tx: usize,
+    unit: usize,
+    j: usize,
+    xs: usize,
+    #[comptime] cfg: RegPanelConfig,
+) -> bool {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let gp = comptime!(cfg.gy * cfg.nb);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let tp = comptime!(cfg.pivot_slots());
+    let ld = comptime!(cfg.nb + 1);
+    // The same totals in every unit: P_j+1, Q_j+1; the unit's own P_k, Q_k.
+    let pj1 = col_total::<F>(red, stage, j + 1, cfg);
+    let qj1 = col_total::<F>(red, stage, gp + j + 1, cfg);
+    let pk_b = col_total::<F>(red, stage, tx, cfg);
+    let qk_b = col_total::<F>(red, stage, gp + tx, cfg);
+    let pk = piv[tx];
+    let qk = piv[nb + tx];
+    let y0 = piv[j + 1];
+    let y1 = piv[nb + j + 1];
+    let r = reflector::<F>(alpha, x1 * x1 + pj, F::new(1.0));
+    // H_j: vᵀa_k over rows ≥ j (k < j: the Gram entry before the scale of v_k).
+    let dot = pk + r.scale * (x1 * qk + pk_b);
+    let coef = select(tx > j, r.tau * dot, F::new(0.0));
+    let ck = coef * r.scale;
+    let c = r.tau * (y0 + r.scale * (x1 * y1 + pj1));
+    let cs = c * r.scale;
+    // Column j + 1 after H_j.
+    let alpha2 = y1 - cs * x1;
+    let s2 = (qj1 - F::new(2.0) * cs * pj1) + cs * cs * pj;
+    let n2 = (y0 * y0 + y1 * y1) + qj1;
+    let nn2 = alpha2 * alpha2 + s2;
+    let ok = s2 >= F::new(0.5) * n2 && nn2 >= F::new(RESCUE_LO) && nn2 <= F::new(RESCUE_HI);
+    let mut beta2 = alpha2;
+    let mut tau2 = F::new(0.0);
+    let mut scale2 = F::new(1.0);
+    if ok {
+        let r2 = reflector::<F>(alpha2, s2, F::new(1.0));
+        beta2 = r2.beta;
+        tau2 = r2.tau;
+        scale2 = r2.scale;
+    }
+    // Row j + 1 of column k after H_j, and Σ_{i ≥ j+2} y'_i·a'_ik.
+    let q1 = qk - ck * x1;
+    let bulk2 = ((qk_b - ck * pj1) - cs * pk_b) + cs * ck * pj;
+    let dot2 = q1 + scale2 * bulk2;
+    let coef2 = select(ok && tx > j + 1, tau2 * dot2, F::new(0.0));
+    if unit == 0 {
+        taus[j] = r.tau;
+        scl[j] = r.scale;
+        if ok {
+            taus[j + 1] = tau2;
+            scl[j + 1] = scale2;
+        }
+        if r0 == 0 {
+            tau[tbase + j] = r.tau;
+            if ok {
+                tau[tbase + j + 1] = tau2;
+            }
+        }
+    }
+    if ty == 0 && tx < j {
+        gsh[tx * ld + j] = scl[tx] * dot;
+    }
+    if ok && ty == 0 && tx <= j {
+        gsh[tx * ld + j + 1] = select(tx == j, r.scale, scl[tx]) * dot2;
+    }
+    // Pass 2 below row j + 1: v_j = x/(α − β), v'_j+1 = (y − cs·x)/(α' − β').
+    let bcoef = coef2 * scale2;
+    let acoef = ck - bcoef * cs;
+    let xsl = xs * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let ysl = xsl + comptime!(cfg.rows_cap / 4);
+    #[unroll]
+    for q in 0..rq {
+        let vx = xcol[xsl + q];
+        let vy = xcol[ysl + q];
+        #[unroll]
+        for e in 0..4usize {
+            a[q * 4 + e] -= acoef * vx.extract(e);
+            a[q * 4 + e] -= bcoef * vy.extract(e);
+        }
+    }
+    // Rows j and j + 1.
+    #[unroll]
+    for t in 0..tp {
+        let gi = r0 + ty + t * gy;
+        if gi == j {
+            if tx == j {
+                a[t] = r.beta;
+            } else if tx > j {
+                a[t] = pk - coef;
+            }
+        }
+        if gi == j + 1 {
+            if tx == j + 1 {
+                a[t] = select(ok, beta2, q1);
+            } else if tx > j + 1 {
+                a[t] = q1 - coef2;
+            }
+        }
+    }
+    ok
+}
+
+/// The owners of the columns that iteration j starts with publish them into bank `bank`: a
+/// pair (`pairs` and j + 1 < w) from row j + 2, else column j from row j + 1.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn publish_next<F: Float>(
+    a: &mut Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    r0: usize,
+    ty: usize,
+    tx: usize,
+    j: usize,
+    w: usize,
+    bank: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let xs = bank * comptime!(cfg.parts());
+    if comptime!(cfg.pairs) && j + 1 < w {
+        if tx == j || tx == j + 1 {
+            publish::<F>(a, xcol, r0, ty, j + 2, xs + tx - j, cfg);
+        }
+    } else if tx == j {
+        publish::<F>(a, xcol, r0, ty, j + 1, xs, cfg);
+    }
 }
 
 /// Σ_t x_t·a_t over this unit's rows, x from the pivot-column buffer at vector `slot` (four
@@ -697,7 +939,7 @@ fn column_dot<F: Float>(
 }
 
 /// Pass 1 of column `jj` for this unit: Σ_{i>jj} a_i,jj·a_ik over its rows (four partial
-/// sums, the pivot column from slot jj % 2) into the reduction rows, and row jj of its column
+/// sums, the pivot column from slot `xs`) into the reduction rows, and row jj of its column
 /// into the pivot row where it holds that row.
 #[cube]
 #[allow(clippy::too_many_arguments)]
@@ -710,14 +952,14 @@ fn pass1<F: Float>(
     ty: usize,
     tx: usize,
     jj: usize,
+    xs: usize,
     #[comptime] cfg: RegPanelConfig,
 ) {
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
     let rq = comptime!(cfg.rows_per_unit() / 4);
     let tp = comptime!(cfg.pivot_slots());
-    let cur = jj % 2;
-    let dot = column_dot::<F>(a, xcol, cur * comptime!(cfg.rows_cap / 4) + ty * rq, cfg);
+    let dot = column_dot::<F>(a, xcol, xs * comptime!(cfg.rows_cap / 4) + ty * rq, cfg);
     // Row jj (jj < nb: only the slots that hold rows below nb test it).
     #[unroll]
     for t in 0..tp {
@@ -726,6 +968,44 @@ fn pass1<F: Float>(
         }
     }
     red[ty * nb + tx] = dot;
+}
+
+/// Pass 1 of the pair j, j + 1 (`pairs`): this unit's Σ x_i·a_ik and Σ y_i·a_ik over its rows
+/// (x, y from slots xs, xs + 1, zero above row j + 2) into parts 0 and 1 of the reduction
+/// rows, and rows j and j + 1 of its column into the pivot rows where it holds them.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn pass1_pair<F: Float>(
+    a: &mut Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    red: &mut Shared<[F]>,
+    piv: &mut Shared<[F]>,
+    r0: usize,
+    ty: usize,
+    tx: usize,
+    j: usize,
+    xs: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let tp = comptime!(cfg.pivot_slots());
+    let xsl = xs * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let dx = column_dot::<F>(a, xcol, xsl, cfg);
+    let dy = column_dot::<F>(a, xcol, xsl + comptime!(cfg.rows_cap / 4), cfg);
+    #[unroll]
+    for t in 0..tp {
+        let gi = r0 + ty + t * gy;
+        if gi == j {
+            piv[tx] = a[t];
+        }
+        if gi == j + 1 {
+            piv[nb + tx] = a[t];
+        }
+    }
+    red[ty * nb + tx] = dx;
+    red[comptime!(cfg.gy * cfg.nb) + ty * nb + tx] = dy;
 }
 
 /// The owner of a column in row group `ty` writes its rows from panel row `from` ≤ nb on

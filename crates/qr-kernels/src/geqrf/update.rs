@@ -43,8 +43,8 @@ pub(crate) struct Reflectors {
 /// The exchange words of geqrf's grid panels ([`super::QrLaunch::panel_grid`]), shared by all
 /// of an op's panel launches.
 struct GridWork {
-    /// Two slots of (gmax + 1) × nb u64 words per matrix, zeroed once: exchange numbers only
-    /// grow.
+    /// Two slots of 2 × (gmax + 1) × nb u64 words per matrix (two parts with pairs), zeroed
+    /// once: exchange numbers only grow.
     words: (Handle, usize),
     /// Most cubes of a panel.
     gmax: usize,
@@ -149,7 +149,8 @@ impl Reflectors {
                         .div_ceil(ctx.launch.grid_rows)
                         .min(sms / ctx.batch.max(1))
                         .max(2);
-                    let words = ctx.batch.max(1) * 2 * (gmax + 1) * nb;
+                    // Two slots of up to two parts ([`RegPanelConfig::parts`]).
+                    let words = ctx.batch.max(1) * 2 * 2 * (gmax + 1) * nb;
                     GridWork {
                         words: (
                             ctx.client
