@@ -1188,7 +1188,13 @@ pub fn panel_pairs(client: &Client) {
         for (i, class) in HARD_CLASSES.iter().enumerate() {
             let a = generate(*class, m, n, 53 + i as u64);
             let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");
-            check_geqrf(client, &a, &out, params, &format!("pairs, {class:?}, {params:?}"));
+            check_geqrf(
+                client,
+                &a,
+                &out,
+                params,
+                &format!("pairs, {class:?}, {params:?}"),
+            );
         }
         // Extreme scaling: the rescue (column j of a pair) and the fallback (column j + 1).
         for &scale in &[1e-20f32, 1e-30, 1e18, 3e36] {
@@ -1197,7 +1203,13 @@ pub fn panel_pairs(client: &Client) {
                 .map(|x| x * scale)
                 .collect();
             let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");
-            check_geqrf(client, &a, &out, params, &format!("pairs, scaled by {scale:e}"));
+            check_geqrf(
+                client,
+                &a,
+                &out,
+                params,
+                &format!("pairs, scaled by {scale:e}"),
+            );
         }
         let mut a = generate(MatrixClass::Dense, m, n, 61);
         for i in 0..m {

@@ -19,9 +19,19 @@
 //! the panel kernel ([`super::panel::RESCUE_LO`]): its owners scale their rows ≥ j, republish
 //! it, and pass 1 runs again (four more cube barriers, for that column only).
 //!
-//! The pivot-column buffer has two slots (column j in slot j % 2): the owner of column j + 1
-//! publishes it while column j is still read. The reduction rows and the pivot row have one:
-//! the barrier that ends column j precedes column j + 1's writes.
+//! With `pairs` ([`RegPanelConfig::pairs`]) an iteration takes columns j and j + 1 from one
+//! reduction (one grid exchange, two cube barriers): pass 1 forms each unit's sums with both
+//! (rows ≥ j + 2; rows j and j + 1 go to two pivot rows), H_j comes from them as above, and
+//! column j + 1's sums after H_j are downdated from them ([`pair_step`]). Where the downdated
+//! squared norm keeps at least half of the column's (so cancellation costs a few ulps at
+//! most) and needs no rescue, H_j+1 is formed too and both apply in one pass; else only H_j
+//! applies and column j + 1 starts the next iteration. A column j that needs the rescue
+//! starts over alone.
+//!
+//! The pivot-column buffer has two banks of one slot per part (pairs: x = column j, y =
+//! column j + 1): the owners of the next iteration's columns publish into one bank while
+//! the other is still read. The reduction rows and the pivot rows have one: the barrier that
+//! ends an iteration precedes the next one's writes.
 //!
 //! T (Q = H_1⋯H_w = I − V·T·Vᵀ) is built after the loop, each unit of row group 0 forming its
 //! row of T from the Gram matrix in registers (T[k, j] = −τ_j·Σ_{k≤l<j} T[k, l]·(vₗᵀv_j),
@@ -161,7 +171,7 @@ pub(crate) fn load_panel<F: Float>(
 /// The kernel's work on the unit's panel registers `a` (from [`load_panel`], possibly
 /// updated since): every unit of the cube calls it, and every cube of a grid panel.
 #[cube]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::collapsible_if)]
 pub(crate) fn panel_regs_body<F: Float, X: Int>(
     a: &mut Array<F>,
     h: &mut [F],
@@ -267,6 +277,7 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
             let xs = bank * comptime!(cfg.parts());
             let mut single = true;
             let mut adv = 1usize;
+            // Nested: the pair branch is compiled only with `pairs`.
             if comptime!(cfg.pairs) {
                 if j + 1 < w {
                     pass1_pair::<F>(a, &mut xcol, &mut red, &mut piv, r0, ty, tx, j, xs, cfg);
@@ -291,8 +302,8 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
                     } else {
                         single = false;
                         if pair_step::<F>(
-                            a, &mut xcol, &mut red, &mut vsh, &piv, &mut scl, &mut taus,
-                            &mut gsh, tau, tbase, alpha, x1, pj, r0, ty, tx, unit, j, xs, cfg,
+                            a, &mut xcol, &mut red, &mut vsh, &piv, &mut scl, &mut taus, &mut gsh,
+                            tau, tbase, alpha, x1, pj, r0, ty, tx, unit, j, xs, cfg,
                         ) {
                             adv = 2;
                         }
@@ -305,8 +316,8 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
                 if comptime!(cfg.grid) {
                     e += 1;
                     exchange::<F, X>(
-                        &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, false,
-                        true, 1usize, cfg,
+                        &mut red, &mut piv, &mut fail, xv, &mut vsh, &grid, e, ty, tx, false, true,
+                        1usize, cfg,
                     );
                 }
                 let mut alpha = piv[j];

@@ -399,16 +399,18 @@ impl Reflectors {
         let dim = CubeDim::new_1d(cfg.units() as u32);
         // SAFETY: as for the panel kernel (the same operands and writes; grid cube x holds
         // rows x·rows_cap + …, and cubes·rows_cap ≥ p). Registers: rows ty + t·gy < rows_cap
-        // (t < rows_cap/gy), loads and stores only below p and w. Shared indices: two slots of
-        // gy·(rows_cap/(4·gy)) vectors of the pivot column, gy·nb reduction rows and nb
-        // pivot-row entries; V below rows_cap·(nb + 1) (rows rg + r·4·gy < rows_cap), and
-        // before it the exchanges' (cubes + 1)·nb fetched words (RegPanelConfig::grid); T and
-        // the Gram matrix below nb·(nb + 1). Grid exchanges: matrix b's 2·(gmax + 1)·nb words
-        // (cubes ≤ gmax, b < batch: the buffer's size), `status[b]`; other launches never
-        // read `xv` and `status` (V stands in). Barriers: the early exit (batch), the loop
-        // bounds (w) and the rescue branch (the same totals in every unit) are uniform per
-        // cube, the Gram rounds' plane barrier (`plane_rows`: one row group per plane) uniform
-        // per plane; the branches around the divergent stores and the waits hold no barrier.
+        // (t < rows_cap/gy), loads and stores only below p and w. Shared indices, per part
+        // (RegPanelConfig::parts): two slots of gy·(rows_cap/(4·gy)) vectors of the pivot
+        // column, gy·nb reduction rows and nb pivot-row entries; V below rows_cap·(nb + 1)
+        // (rows rg + r·4·gy < rows_cap), and before it the exchanges' parts·(cubes + 1)·nb
+        // fetched words (RegPanelConfig::grid checks twice (cubes + 1)·nb); T and the Gram
+        // matrix below nb·(nb + 1). Grid exchanges: matrix b's 4·(gmax + 1)·nb words (two
+        // slots of two parts; cubes ≤ gmax, b < batch: the buffer's size), `status[b]`; other
+        // launches never read `xv` and `status` (V stands in). Barriers: the early exit
+        // (batch), the loop bounds (w), the pair and rescue branches (the same totals in every
+        // unit) are uniform per cube, the Gram rounds' plane barrier (`plane_rows`: one row
+        // group per plane) uniform per plane; the branches around the divergent stores and
+        // the waits hold no barrier.
         // The waits end: every cube of the panel stores its words (the grid's cube count fits
         // the multiprocessors), or a wait gives up after GRID_WAIT_POLLS polls.
         macro_rules! launch {
