@@ -54,11 +54,11 @@ struct GridWork {
 
 impl GridWork {
     /// The exchange arguments of a grid panel launch of `cubes` cubes and w columns: its
-    /// exchange numbers follow the last launch's (at most 3 per column: a rescued column
-    /// takes two more).
+    /// exchange numbers follow the last launch's (at most 4 per column: a rescued column
+    /// takes two more, and with pairs one more for the pair's exchange it started from).
     fn args<'a>(&'a self, ctx: &Ctx, cubes: usize, w: usize, status: &'a Handle) -> GridArgs<'a> {
         let e0 = self.next.get();
-        self.next.set(e0 + 3 * w as u32 + 1);
+        self.next.set(e0 + 4 * w as u32 + 1);
         GridArgs {
             cubes,
             words: &self.words,
