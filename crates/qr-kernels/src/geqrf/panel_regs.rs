@@ -755,10 +755,11 @@ fn reflector<F: Float>(alpha: F, s: F, d: F) -> Reflector<F> {
         beta = select(alpha >= F::new(0.0), -norm, norm);
         // δ = β − α has β's sign (no cancellation); one division for both
         // τ = δ/β = δ²·r and 1/(α − β) = −β·r, r = 1/(β·δ) (|β·δ| ≤ 2β², in range after
-        // the rescue).
+        // the rescue). τ = 1 + |α|/|β| ∈ [1, 2], as LAPACK's (β − α)/β rounds; δ²·r may
+        // round an ulp outside where |α| ≪ |β| (or |α| ≫ ‖x‖), so it is clamped.
         let delta = beta - alpha;
         let r = F::new(1.0) / (beta * delta);
-        tau = delta * delta * r;
+        tau = F::clamp(delta * delta * r, F::new(1.0), F::new(2.0));
         scale = -beta * r;
     }
     Reflector::<F> { beta, tau, scale }
