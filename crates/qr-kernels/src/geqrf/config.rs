@@ -148,9 +148,10 @@ pub struct QrParams {
     pub product_config: Option<ProductConfig>,
     /// The register panel kernel (geqrf) takes two columns per reduction where it can
     /// ([`RegPanelConfig::pairs`]): one exchange (grid panels) and two cube barriers for both.
-    /// Default on (H100, against off: geqrf 1×4096² 10.73 / 10.76 ms against 10.87 / 10.86,
-    /// 8×2048² 8.31 / 8.33 against 8.51 / 8.53, 1×8192² 55.0 / 55.2 against 56.2 / 56.3,
-    /// 2×4096² and 32×512² within the spread; BENCHMARKS.md, session 56).
+    /// Default off until the geqrf suite has run with it on a GPU (H100, on against off:
+    /// geqrf 1×4096² 10.73 / 10.76 ms against 10.87 / 10.86, 8×2048² 8.31 / 8.33 against
+    /// 8.51 / 8.53, 1×8192² 55.0 / 55.2 against 56.2 / 56.3, 2×4096² and 32×512² within the
+    /// spread; BENCHMARKS.md, session 56).
     pub panel_pairs: Option<bool>,
     /// Grid panels of at least `.1` rows take about `.0` rows per cube (at least
     /// `panel_grid`'s) instead of `panel_grid`'s; `.0 = 0`: none. Default, where grid panels
@@ -766,7 +767,7 @@ impl QrLaunch {
         };
         let launch = Self {
             grid_tall,
-            pairs: params.panel_pairs.unwrap_or(true),
+            pairs: params.panel_pairs.unwrap_or(false),
             product,
             product_slices: params
                 .product_slices
