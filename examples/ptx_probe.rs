@@ -193,9 +193,10 @@ fn main() {
         ));
         return;
     }
-    // `qpanel [P] [NB] [GY] [grid ROWS]`: geqrf's register panel kernel
+    // `qpanel [P] [NB] [GY] [grid ROWS] [pairs]`: geqrf's register panel kernel
     // (`geqrf/panel_regs.rs`), factoring a P × NB panel (default 1024 × 32) with about GY row
-    // groups (16), U = V·Tᵀ; with `grid`, as a grid panel of cubes of about ROWS rows.
+    // groups (16), U = V·Tᵀ; with `grid`, as a grid panel of cubes of about ROWS rows; with
+    // `pairs`, two columns per reduction (`RegPanelConfig::pairs`).
     if args.get(1).map(String::as_str) == Some("qpanel") {
         use qr_kernels::geqrf::{RegPanelConfig, panel_regs_kernel};
         let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
@@ -211,6 +212,10 @@ fn main() {
             eprintln!("no register panel kernel for {p} × {nb} with {gy} row groups");
             std::process::exit(2);
         });
+        let cfg = RegPanelConfig {
+            pairs: args.iter().any(|a| a == "pairs"),
+            ..cfg
+        };
         let strides = StridesLaunch::new(0, nb, 1, p * nb);
         macro_rules! qpanel {
             ($x:ty) => {
@@ -245,7 +250,7 @@ fn main() {
         }
         return;
     }
-    // `qahead [P] [NB] [GY] [grid ROWS] [strips]`: geqrf's look-ahead kernel
+    // `qahead [P] [NB] [GY] [grid ROWS] [strips] [pairs]`: geqrf's look-ahead kernel
     // (`geqrf/lookahead.rs`): the register panel kernel as `qpanel` builds it, after its rows
     // of C −= U·W, in one launch with the update's GEMM tiles (`strips`: its column strips).
     if args.get(1).map(String::as_str) == Some("qahead") {
@@ -263,6 +268,10 @@ fn main() {
         let Some((cfg, gcfg)) = cfg.and_then(|c| Some((c, ahead_tiles(c.units())?))) else {
             eprintln!("no look-ahead kernel for {p} × {nb} with {gy} row groups");
             std::process::exit(2);
+        };
+        let cfg = RegPanelConfig {
+            pairs: args.iter().any(|a| a == "pairs"),
+            ..cfg
         };
         let strides = || StridesLaunch::new(0, nb, 1, p * nb);
         macro_rules! qahead {
