@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Session 56, call B: the whole geqrf suite on the new default (pairs on, the exchange-number
-# budget of four per column); then, as time allows, where the register panels' time goes with
-# and without pairs: ncu of one geqrf 1 × 4096² call without look-ahead (so the grid panel
-# launches stand alone), pairs on, where time is left.
+# Session 56, call B (prepared, not run: no device time was left): the whole geqrf suite
+# (first the tests that pairs touch), then, as time allows, where the register panels' time
+# goes: ncu of one geqrf 1 × 4096² call without look-ahead (so the grid panel launches stand
+# alone), pairs on. For the suite with pairs, build the pack with them on by default.
 # Pack first: TESTS="geqrf" BENCH=1 bash scripts/gpu-pack.sh; carry [".gpu"].
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT

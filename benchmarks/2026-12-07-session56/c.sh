@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Session 56, call C (little device time left): the geqrf tests that pairs touch, on the pack
-# built at "register panels: τ clamped to [1, 2]" (pairs on by default there, the exchange
-# budget of four per column), so `register_panels`, `grid_panels`, `lookahead`,
-# `extreme_scaling` and `large_batch` run their cases with pairs, and `panel_pairs` both ways.
+# Session 56, call C (prepared, not run: no device time was left): the geqrf tests that pairs
+# touch. On a pack built with pairs on by default (f017f11, or `panel_pairs.unwrap_or(true)`
+# in QrLaunch::new) `register_panels`, `grid_panels`, `lookahead`, `extreme_scaling` and
+# `large_batch` run their cases with pairs; `panel_pairs` takes them both ways on any pack.
 # Pack first: TESTS="geqrf" BENCH=1 bash scripts/gpu-pack.sh; carry [".gpu"].
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
