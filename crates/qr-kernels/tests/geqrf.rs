@@ -1644,6 +1644,31 @@ fn grid_tall_policy_on_hopper() {
     assert_eq!(g.grid_tall, None);
 }
 
+/// `QrParams::panel_pairs`: off by default; on, the factoring register panels (one cube and
+/// grids, look-ahead steps included) take pairs and the given-reflector ones do not.
+#[test]
+fn pairs_policy_on_hopper() {
+    let hw = Hardware::hopper();
+    let on = QrParams {
+        panel_pairs: Some(true),
+        ..QrParams::default()
+    };
+    let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
+    let l = QrLaunch::new(&hw, &on, 1, 4096).expect("launch");
+    let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel");
+    assert!(!grid(&d).0.pairs && grid(&l).0.pairs);
+    assert_eq!(grid(&d).1, grid(&l).1, "the same cubes");
+    assert!(l.panel_regs(480, true, true).expect("one cube").pairs);
+    assert!(!d.panel_regs(480, true, true).expect("one cube").pairs);
+    assert!(
+        !l.panel_regs(480, false, true)
+            .expect("given reflectors")
+            .pairs
+    );
+    let (cfg, _, _) = l.lookahead_panel(4064, 4064, 1).expect("look-ahead");
+    assert!(cfg.grid && cfg.pairs);
+}
+
 /// `QrParams::product_regs` by default: on for batches of at most 8 matrices of at least 2048
 /// rows (where the device runs it), off otherwise; `Some(false)` turns it off.
 #[test]

@@ -458,7 +458,7 @@ impl RegPanelConfig {
         let sms = hw.num_sms.unwrap_or(0) as usize;
         let ok = cubes >= 2
             && cfg.rows_cap >= nb
-            && 2 * (cubes + 1).max(cfg.gy) * nb <= cfg.stage_len()
+            && (cubes + 1).max(cfg.gy) * nb <= cfg.stage_len()
             && cubes < GRID_WORDS_PER_UNIT * cfg.gy
             && cubes * batch.max(1) <= sms;
         ok.then_some((cfg, cubes))
@@ -852,15 +852,21 @@ impl QrLaunch {
             return None;
         }
         let cfg = RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, factor, trans)?;
+        Some(self.paired(cfg, 1))
+    }
+
+    /// `cfg` with [`RegPanelConfig::pairs`] where they are on ([`QrParams::panel_pairs`]), it
+    /// factors, and both parts fit: their shared memory, and for a grid panel of `cubes`
+    /// cubes both parts' exchange words in the staging area. Else `cfg` as it is.
+    fn paired(&self, cfg: RegPanelConfig, cubes: usize) -> RegPanelConfig {
         let paired = RegPanelConfig {
-            pairs: self.pairs && factor,
+            pairs: self.pairs && cfg.factor,
             ..cfg
         };
-        Some(if paired.shared_bytes() <= self.hw.max_shared_bytes {
-            paired
-        } else {
-            cfg
-        })
+        let words = (cubes + 1).max(cfg.gy) * cfg.nb * paired.parts();
+        let fits = paired.shared_bytes() <= self.hw.max_shared_bytes
+            && (!cfg.grid || words <= cfg.stage_len());
+        if fits { paired } else { cfg }
     }
 
     /// geqrf's grid panel for a p-row panel and its cube count, where it is on and applies
@@ -884,12 +890,10 @@ impl QrLaunch {
             _ => self.grid_rows,
         };
         let (cfg, cubes) = RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, rows, batch)?;
-        let cfg = RegPanelConfig {
-            staged_sums,
-            pairs: self.pairs,
-            ..cfg
-        };
-        (cfg.shared_bytes() <= self.hw.max_shared_bytes).then_some((cfg, cubes))
+        Some((
+            self.paired(RegPanelConfig { staged_sums, ..cfg }, cubes),
+            cubes,
+        ))
     }
 
     /// The look-ahead step for a next panel of p rows of `batch` matrices, where geqrf takes

@@ -702,13 +702,7 @@ fn column_step<F: Float>(
     let pk = piv[tx];
     let dot = pk + r.scale * below;
     let coef = select(tx > j, r.tau * dot, F::new(0.0));
-    if unit == 0 {
-        taus[j] = r.tau;
-        scl[j] = r.scale;
-        if r0 == 0 {
-            tau[tbase + j] = r.tau;
-        }
-    }
+    record::<F>(scl, taus, tau, tbase, r0, unit, j, r.tau, r.scale);
     if ty == 0 && tx < j {
         gsh[tx * ld + j] = scl[tx] * dot;
     }
@@ -731,6 +725,30 @@ fn column_step<F: Float>(
             } else if tx > j {
                 a[t] = pk - coef;
             }
+        }
+    }
+}
+
+/// Column j's τ and scale into the cube's `taus` and `scl` (unit 0), and τ into the output
+/// (unit 0 of the cube holding row 0).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn record<F: Float>(
+    scl: &mut Shared<[F]>,
+    taus: &mut Shared<[F]>,
+    tau: &mut [F],
+    tbase: usize,
+    r0: usize,
+    unit: usize,
+    j: usize,
+    tau_j: F,
+    scale_j: F,
+) {
+    if unit == 0 {
+        taus[j] = tau_j;
+        scl[j] = scale_j;
+        if r0 == 0 {
+            tau[tbase + j] = tau_j;
         }
     }
 }
@@ -841,19 +859,9 @@ fn pair_step<F: Float>(
     let bulk2 = ((qk_b - ck * pj1) - cs * pk_b) + cs * ck * pj;
     let dot2 = q1 + scale2 * bulk2;
     let coef2 = select(ok && tx > j + 1, tau2 * dot2, F::new(0.0));
-    if unit == 0 {
-        taus[j] = r.tau;
-        scl[j] = r.scale;
-        if ok {
-            taus[j + 1] = tau2;
-            scl[j + 1] = scale2;
-        }
-        if r0 == 0 {
-            tau[tbase + j] = r.tau;
-            if ok {
-                tau[tbase + j + 1] = tau2;
-            }
-        }
+    record::<F>(scl, taus, tau, tbase, r0, unit, j, r.tau, r.scale);
+    if ok {
+        record::<F>(scl, taus, tau, tbase, r0, unit, j + 1, tau2, scale2);
     }
     if ty == 0 && tx < j {
         gsh[tx * ld + j] = scl[tx] * dot;
