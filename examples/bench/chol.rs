@@ -53,6 +53,8 @@ pub struct Bench<'a> {
     pub qr_product: Option<bool>,
     /// `--qr-panel-pairs`: two columns per reduction in the register panel kernel.
     pub qr_panel_pairs: Option<bool>,
+    /// `--qr-panel-segs`: lane segments in the register panel kernel.
+    pub qr_panel_segs: Option<bool>,
     /// Its shape (`--qr-product-shape PLANES,STEPS,FLUSH`).
     pub qr_product_shape: Option<qr_kernels::geqrf::ProductConfig>,
     /// Its most K slices per tile (`--qr-product-slices N`).

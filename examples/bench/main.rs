@@ -52,7 +52,8 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-panel-grid-tall ROWS,FROM] (the main geqrf / qr rows' grid panels of at least FROM rows with about ROWS rows per cube; 0,0: none; default 256,4097 where grid panels are on by default)
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
-      [--qr-panel-pairs on|off] (geqrf's register panels take two columns per reduction where the second one's downdated norm is safe; default off)
+      [--qr-panel-pairs on|off] (geqrf's register panels take two columns per reduction where the second one's downdated norm is safe; default on)
+      [--qr-panel-segs on|off] (geqrf's register panels keep a column's row groups in one plane's lanes: sums by shuffles, one cube barrier per column; default off)
       [--qr-product on|off] (the main geqrf / orgqr / qr rows' update products Vᵀ·C by the register product kernel or the thin mma GEMM with split-K; default: on for batches of at most 8 matrices of at least 2048 rows)
       [--qr-product-shape PLANES,STEPS,FLUSH] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes)
       [--qr-product-slices N] (that kernel's most K slices per 32-column tile; 1: none)
@@ -414,6 +415,7 @@ fn main() {
                 qr_grid_staged: None,
                 qr_product: None,
                 qr_panel_pairs: None,
+                qr_panel_segs: None,
                 qr_product_shape: None,
                 qr_product_slices: None,
                 qr_lookahead_strips: None,
@@ -553,6 +555,7 @@ fn main() {
         qr_grid_staged: on_off(&args, "qr-grid-staged"),
         qr_product: on_off(&args, "qr-product"),
         qr_panel_pairs: on_off(&args, "qr-panel-pairs"),
+        qr_panel_segs: on_off(&args, "qr-panel-segs"),
         qr_product_slices: number(&args, "qr-product-slices"),
         qr_product_shape: numbers(&args, "qr-product-shape", 3, "PLANES,STEPS,FLUSH").map(|x| {
             qr_kernels::geqrf::ProductConfig {

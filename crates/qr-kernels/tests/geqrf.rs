@@ -1115,12 +1115,30 @@ pub fn lookahead(client: &Client) {
 /// (both ways of combining an exchange) and in look-ahead steps where grids run; H and τ of
 /// the same panels without pairs up to rounding.
 pub fn panel_pairs(client: &Client) {
+    panel_variant(client, PanelVariant::Pairs);
+}
+
+/// Lane segments in the register panel kernel (`QrParams::panel_segs`; only where planes have
+/// a fixed width that the row groups divide): the same cases as [`panel_pairs`], against the
+/// panels without segments or pairs.
+pub fn panel_segs(client: &Client) {
+    panel_variant(client, PanelVariant::Segs);
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PanelVariant {
+    Pairs,
+    Segs,
+}
+
+fn panel_variant(client: &Client, variant: PanelVariant) {
     let hw = Hardware::of(client);
     let pairs = |panel: usize, grid: usize| QrParams {
         panel: Some(panel),
         panel_regs: Some(true),
         panel_grid: Some(grid),
-        panel_pairs: Some(true),
+        panel_pairs: Some(matches!(variant, PanelVariant::Pairs)),
+        panel_segs: Some(matches!(variant, PanelVariant::Segs)),
         ..QrParams::default()
     };
     let Some(launch) = QrLaunch::new(&hw, &pairs(32, 0), 2, 512) else {
@@ -1128,10 +1146,19 @@ pub fn panel_pairs(client: &Client) {
         return;
     };
     let cfg = launch.panel_regs(64, true, true).expect("a register panel");
-    assert!(cfg.pairs && cfg.parts() == 2, "{cfg:?}");
-    assert!(launch.panel_regs(64, false, true).is_none_or(|c| !c.pairs));
+    match variant {
+        PanelVariant::Pairs => assert!(cfg.pairs && cfg.parts() == 2, "{cfg:?}"),
+        PanelVariant::Segs if !cfg.segs_fit(&hw) => return,
+        PanelVariant::Segs => assert!(cfg.segs && !cfg.pairs, "{cfg:?}"),
+    }
+    assert!(
+        launch
+            .panel_regs(64, false, true)
+            .is_none_or(|c| !c.pairs && !c.segs)
+    );
     let without = |p: &QrParams| QrParams {
         panel_pairs: Some(false),
+        panel_segs: Some(false),
         ..*p
     };
     let mut cases = vec![
@@ -1162,8 +1189,8 @@ pub fn panel_pairs(client: &Client) {
             ..pairs(panel, grid)
         };
         let a = batch_of(&[MatrixClass::Dense; 2][..batch], m, n, (m * 13 + n) as u64);
-        let what = format!("pairs, panels {panel}, grid {grid}, {batch} × {m} × {n}");
-        let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("pairs");
+        let what = format!("{variant:?}, panels {panel}, grid {grid}, {batch} × {m} × {n}");
+        let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("variant");
         check_geqrf(client, &a, &y, &params, &what);
         if m >= n {
             let x = geqrf_host(client, &a, &[batch, m, n], &without(&params)).expect("single");
@@ -1193,7 +1220,7 @@ pub fn panel_pairs(client: &Client) {
                 &a,
                 &out,
                 params,
-                &format!("pairs, {class:?}, {params:?}"),
+                &format!("{variant:?}, {class:?}, {params:?}"),
             );
         }
         // Extreme scaling: the rescue (column j of a pair) and the fallback (column j + 1).
@@ -1208,7 +1235,7 @@ pub fn panel_pairs(client: &Client) {
                 &a,
                 &out,
                 params,
-                &format!("pairs, scaled by {scale:e}"),
+                &format!("{variant:?}, scaled by {scale:e}"),
             );
         }
         let mut a = generate(MatrixClass::Dense, m, n, 61);
@@ -1220,7 +1247,13 @@ pub fn panel_pairs(client: &Client) {
             a[i * n + 7] = 0.0;
         }
         let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");
-        check_geqrf(client, &a, &out, params, "pairs, columns at 1 and 1e-22");
+        check_geqrf(
+            client,
+            &a,
+            &out,
+            params,
+            &format!("{variant:?}, columns at 1 and 1e-22"),
+        );
         assert_eq!((out.tau[4], out.tau[7]), (0.0, 0.0), "the zero columns' τ");
     }
     // Look-ahead steps with pairs: the same factors as without look-ahead.
@@ -1233,7 +1266,7 @@ pub fn panel_pairs(client: &Client) {
         let (batch, m, n) = (1, 1000, 70);
         let a = batch_of(&[MatrixClass::Dense], m, n, 67);
         let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("look-ahead");
-        check_geqrf(client, &a, &y, &params, "pairs, look-ahead");
+        check_geqrf(client, &a, &y, &params, &format!("{variant:?}, look-ahead"));
         let x = geqrf_host(client, &a, &[batch, m, n], &without(&params)).expect("single");
         assert_same_factors(&x, &y);
     }
@@ -1644,29 +1677,54 @@ fn grid_tall_policy_on_hopper() {
     assert_eq!(g.grid_tall, None);
 }
 
-/// `QrParams::panel_pairs`: off by default; on, the factoring register panels (one cube and
-/// grids, look-ahead steps included) take pairs and the given-reflector ones do not.
+/// `QrParams::panel_pairs`: on by default; the factoring register panels (one cube and grids,
+/// look-ahead steps included) take pairs and the given-reflector ones do not; `Some(false)`
+/// turns them off.
 #[test]
 fn pairs_policy_on_hopper() {
     let hw = Hardware::hopper();
+    let off = QrParams {
+        panel_pairs: Some(false),
+        ..QrParams::default()
+    };
+    let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
+    let o = QrLaunch::new(&hw, &off, 1, 4096).expect("launch");
+    let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel");
+    assert!(grid(&d).0.pairs && !grid(&o).0.pairs);
+    assert_eq!(grid(&d).1, grid(&o).1, "the same cubes");
+    assert!(d.panel_regs(480, true, true).expect("one cube").pairs);
+    assert!(!o.panel_regs(480, true, true).expect("one cube").pairs);
+    assert!(
+        !d.panel_regs(480, false, true)
+            .expect("given reflectors")
+            .pairs
+    );
+    let (cfg, _, _) = d.lookahead_panel(4064, 4064, 1).expect("look-ahead");
+    assert!(cfg.grid && cfg.pairs);
+}
+
+/// `QrParams::panel_segs`: off by default; on, the factoring register panels (one cube, grids
+/// and look-ahead steps) take lane segments instead of pairs, and the given-reflector ones
+/// neither.
+#[test]
+fn segs_policy_on_hopper() {
+    let hw = Hardware::hopper();
     let on = QrParams {
-        panel_pairs: Some(true),
+        panel_segs: Some(true),
         ..QrParams::default()
     };
     let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
     let l = QrLaunch::new(&hw, &on, 1, 4096).expect("launch");
     let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel");
-    assert!(!grid(&d).0.pairs && grid(&l).0.pairs);
+    assert!(!grid(&d).0.segs);
+    assert!(grid(&l).0.segs && !grid(&l).0.pairs);
     assert_eq!(grid(&d).1, grid(&l).1, "the same cubes");
-    assert!(l.panel_regs(480, true, true).expect("one cube").pairs);
-    assert!(!d.panel_regs(480, true, true).expect("one cube").pairs);
-    assert!(
-        !l.panel_regs(480, false, true)
-            .expect("given reflectors")
-            .pairs
-    );
+    let one = l.panel_regs(480, true, true).expect("one cube");
+    assert!(one.segs && !one.pairs);
+    let given = l.panel_regs(480, false, true).expect("given reflectors");
+    assert!(!given.segs && !given.pairs);
     let (cfg, _, _) = l.lookahead_panel(4064, 4064, 1).expect("look-ahead");
-    assert!(cfg.grid && cfg.pairs);
+    assert!(cfg.grid && cfg.segs);
 }
 
 /// `QrParams::product_regs` by default: on for batches of at most 8 matrices of at least 2048
@@ -1843,6 +1901,11 @@ macro_rules! testgen {
             #[test]
             fn panel_pairs() {
                 super::panel_pairs(&client());
+            }
+
+            #[test]
+            fn panel_segs() {
+                super::panel_segs(&client());
             }
             #[test]
             fn outer_blocks() {

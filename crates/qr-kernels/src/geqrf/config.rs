@@ -148,11 +148,17 @@ pub struct QrParams {
     pub product_config: Option<ProductConfig>,
     /// The register panel kernel (geqrf) takes two columns per reduction where it can
     /// ([`RegPanelConfig::pairs`]): one exchange (grid panels) and two cube barriers for both.
-    /// Default off until the geqrf suite has run with it on a GPU (H100, on against off:
+    /// Default on (H100, on against off:
     /// geqrf 1×4096² 10.73 / 10.76 ms against 10.87 / 10.86, 8×2048² 8.31 / 8.33 against
     /// 8.51 / 8.53, 1×8192² 55.0 / 55.2 against 56.2 / 56.3, 2×4096² and 32×512² within the
     /// spread; BENCHMARKS.md, session 56).
     pub panel_pairs: Option<bool>,
+    /// The register panel kernel (geqrf) keeps a column's row groups in consecutive lanes of
+    /// one plane ([`RegPanelConfig::segs`]): its sums by plane shuffles, one cube barrier per
+    /// column. Only where planes have a fixed width that the row groups divide; it replaces
+    /// [`Self::panel_pairs`] where both would apply. `Some(true)` where it cannot run is
+    /// ignored. Default off.
+    pub panel_segs: Option<bool>,
     /// Grid panels of at least `.1` rows take about `.0` rows per cube (at least
     /// `panel_grid`'s) instead of `panel_grid`'s; `.0 = 0`: none. Default, where grid panels
     /// are on by default: [`DEFAULT_GRID_TALL`] (H100, 1×8192² 56.61 / 56.62 ms against
@@ -380,6 +386,13 @@ pub struct RegPanelConfig {
     /// Factor columns j and j + 1 from one reduction where the second one's downdated norm
     /// is safe ([`QrParams::panel_pairs`], `factor` only; `super::panel_regs`).
     pub pairs: bool,
+    /// Lane segments (`factor` only): unit u holds column u / gy and row group u % gy, so a
+    /// column's gy row groups are consecutive lanes of one plane; every sum over the panel's
+    /// rows is a butterfly of plane shuffles within the segment (the same bits in every
+    /// lane), every segment forms the pivot column's squared norm itself, and a column
+    /// takes one cube barrier ([`QrParams::panel_segs`]; `super::panel_regs`). Excludes
+    /// `pairs`.
+    pub segs: bool,
 }
 
 /// 32-bit registers of one multiprocessor that a cube of the register panel kernel may fill
@@ -422,6 +435,7 @@ impl RegPanelConfig {
             grid: false,
             staged_sums: false,
             pairs: false,
+            segs: false,
         };
         let ok = cfg.units() <= hw.max_units_per_cube
             && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
@@ -470,6 +484,16 @@ impl RegPanelConfig {
 
     pub fn rows_per_unit(&self) -> usize {
         self.rows_cap / self.gy
+    }
+
+    /// Whether lane segments can run on `hw`: a factored panel, planes of a fixed width that
+    /// the row group count (a power of two) divides.
+    pub fn segs_fit(&self, hw: &Hardware) -> bool {
+        self.factor
+            && hw.plane_ops
+            && self.gy.is_power_of_two()
+            && self.gy > 1
+            && hw.lanes.is_multiple_of(self.gy)
     }
 
     /// Columns per reduction at most: 2 with [`Self::pairs`], else 1.
@@ -565,6 +589,8 @@ pub struct QrLaunch {
     pub grid_tall: Option<(usize, usize)>,
     /// [`QrParams::panel_pairs`].
     pub pairs: bool,
+    /// [`QrParams::panel_segs`].
+    pub segs: bool,
     pub hw: Hardware,
 }
 
@@ -767,7 +793,8 @@ impl QrLaunch {
         };
         let launch = Self {
             grid_tall,
-            pairs: params.panel_pairs.unwrap_or(false),
+            pairs: params.panel_pairs.unwrap_or(true),
+            segs: params.panel_segs.unwrap_or(false),
             product,
             product_slices: params
                 .product_slices
@@ -855,10 +882,14 @@ impl QrLaunch {
         Some(self.paired(cfg, 1))
     }
 
-    /// `cfg` with [`RegPanelConfig::pairs`] where they are on ([`QrParams::panel_pairs`]), it
+    /// `cfg` with lane segments ([`RegPanelConfig::segs`]) where they are on and run, else
+    /// with [`RegPanelConfig::pairs`] where they are on ([`QrParams::panel_pairs`]), it
     /// factors, and both parts fit: their shared memory, and for a grid panel of `cubes`
     /// cubes both parts' exchange words in the staging area. Else `cfg` as it is.
     fn paired(&self, cfg: RegPanelConfig, cubes: usize) -> RegPanelConfig {
+        if self.segs && cfg.segs_fit(&self.hw) {
+            return RegPanelConfig { segs: true, ..cfg };
+        }
         let paired = RegPanelConfig {
             pairs: self.pairs && cfg.factor,
             ..cfg

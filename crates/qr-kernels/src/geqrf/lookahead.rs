@@ -24,7 +24,9 @@
 //! multiprocessors together; a grid panel's cubes still wait for each other only through
 //! bounded polls ([`super::GRID_WAIT_POLLS`]).
 use super::config::RegPanelConfig;
-use super::panel_regs::{PanelPos, cube_first_row, load_panel, panel_regs_body};
+use super::panel_regs::{
+    PanelPos, cube_first_row, load_panel, panel_regs_body, unit_column, unit_row_group,
+};
 use super::update::SUB_OP;
 use cubecl::prelude::*;
 use linalg_common::gemm::{GemmConfig, Layout, MatArgs, Strides, TileAt};
@@ -348,9 +350,8 @@ fn pre_update<F: Float>(
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
     let rt = comptime!(cfg.rows_per_unit());
-    let unit = UNIT_POS as usize;
-    let ty = unit / nb;
-    let tx = unit % nb;
+    let ty = unit_row_group(cfg);
+    let tx = unit_column(cfg);
     let r0 = cube_first_row(pos, cfg);
     if tx < w {
         // Column tx of W, zero past kk.

@@ -137,6 +137,28 @@ pub(crate) fn cube_first_row(pos: &PanelPos, #[comptime] cfg: RegPanelConfig) ->
     r0
 }
 
+/// The unit's row group ty: unit / nb, or with lane segments unit % gy.
+#[cube]
+pub(crate) fn unit_row_group(#[comptime] cfg: RegPanelConfig) -> usize {
+    let unit = UNIT_POS as usize;
+    if comptime!(cfg.segs) {
+        unit % comptime!(cfg.gy)
+    } else {
+        unit / comptime!(cfg.nb)
+    }
+}
+
+/// The unit's column tx: unit % nb, or with lane segments unit / gy.
+#[cube]
+pub(crate) fn unit_column(#[comptime] cfg: RegPanelConfig) -> usize {
+    let unit = UNIT_POS as usize;
+    if comptime!(cfg.segs) {
+        unit / comptime!(cfg.gy)
+    } else {
+        unit % comptime!(cfg.nb)
+    }
+}
+
 /// The unit's rows r0 + ty + t·gy of column tx of the panel (zero outside p × w).
 #[cube]
 pub(crate) fn load_panel<F: Float>(
@@ -147,12 +169,10 @@ pub(crate) fn load_panel<F: Float>(
     pos: &PanelPos,
     #[comptime] cfg: RegPanelConfig,
 ) -> Array<F> {
-    let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
     let rt = comptime!(cfg.rows_per_unit());
-    let unit = UNIT_POS as usize;
-    let ty = unit / nb;
-    let tx = unit % nb;
+    let ty = unit_row_group(cfg);
+    let tx = unit_column(cfg);
     let hbase = sh.offset + pos.bidx * sh.bs;
     let r0 = cube_first_row(pos, cfg);
     let mut a = Array::<F>::new(rt);
@@ -199,8 +219,8 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
     let units = comptime!(cfg.units());
     let bidx = pos.bidx;
     let unit = UNIT_POS as usize;
-    let ty = unit / nb;
-    let tx = unit % nb;
+    let ty = unit_row_group(cfg);
+    let tx = unit_column(cfg);
     let hbase = sh.offset + bidx * sh.bs;
     let tbase = tau_off + bidx * tau_bs;
     let vbase = bidx * vu_bs;
@@ -228,6 +248,8 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
     let mut vsh = Shared::<[F]>::new_slice(comptime!(cfg.stage_len()));
     // Grid panels: whether a wait of this cube gave up.
     let mut fail = Shared::<[u32]>::new_slice(1usize);
+    // Lane segments without a grid: the next column's pivot and squared norm, per bank.
+    let mut pa = Shared::<[F]>::new_slice(4usize);
 
     let mut idx = unit;
     while idx < comptime!(cfg.nb * (cfg.nb + 1)) {
@@ -248,6 +270,9 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
     }
     if comptime!(cfg.factor) {
         publish_next::<F>(a, &mut xcol, r0, ty, tx, 0, w, 0, cfg);
+        if comptime!(cfg.segs) {
+            publish_pivot::<F>(a, &mut pa, r0, ty, tx, 0, 0, cfg);
+        }
     } else {
         // The given reflectors, explicit: unit diagonal, zeros above it.
         #[unroll]
@@ -262,7 +287,12 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
     }
     sync_cube();
 
-    if comptime!(cfg.factor) {
+    if comptime!(cfg.segs) {
+        seg_columns::<F, X>(
+            a, &mut xcol, &mut pa, &mut scl, &mut taus, &mut gsh, &mut fail, tau, xv, &grid, tbase,
+            e0, r0, ty, tx, w, cfg,
+        );
+    } else if comptime!(cfg.factor) {
         // Two cube barriers per column, or with `pairs` per pair of columns. (Pass 1 of column
         // j + 1 in column j's phase after a row-group barrier, with one cube barrier per
         // column, measured slower on the H200: BENCHMARKS.md, session 18.) A column whose
@@ -379,9 +409,11 @@ pub(crate) fn panel_regs_body<F: Float, X: Int>(
                         d = f.d;
                     }
                 }
+                let below = col_total::<F>(&mut red, &mut vsh, tx, cfg);
+                let pk = piv[tx];
                 column_step::<F>(
-                    a, &mut xcol, &mut red, &mut vsh, &piv, &mut scl, &mut taus, &mut gsh, tau,
-                    tbase, alpha, s, d, r0, ty, tx, unit, j, xs, cfg,
+                    a, &mut xcol, &mut scl, &mut taus, &mut gsh, tau, tbase, alpha, s, d, below,
+                    pk, r0, ty, tx, j, xs, cfg,
                 );
             }
             j += adv;
@@ -667,15 +699,12 @@ fn exchange<F: Float, X: Int>(
 
 /// Column j's reflector from α and s (d: the factor that scales the column back, 1 unless it
 /// was rescaled), its Gram column and τ, pass 2 on the unit's registers (column j from slot
-/// `xs`, rows from j + 1).
+/// `xs`, rows from j + 1); `below` = Σ_{i>j} a_ij·a_i,tx and `pk` = a_j,tx over the panel.
 #[cube]
 #[allow(clippy::too_many_arguments)]
 fn column_step<F: Float>(
     a: &mut Array<F>,
     xcol: &mut Shared<[V4<F>]>,
-    red: &mut Shared<[F]>,
-    stage: &mut Shared<[F]>,
-    piv: &Shared<[F]>,
     scl: &mut Shared<[F]>,
     taus: &mut Shared<[F]>,
     gsh: &mut Shared<[F]>,
@@ -684,10 +713,11 @@ fn column_step<F: Float>(
     alpha: F,
     s: F,
     d: F,
+    below: F,
+    pk: F,
     r0: usize,
     ty: usize,
     tx: usize,
-    unit: usize,
     j: usize,
     xs: usize,
     #[comptime] cfg: RegPanelConfig,
@@ -696,10 +726,9 @@ fn column_step<F: Float>(
     let rq = comptime!(cfg.rows_per_unit() / 4);
     let tp = comptime!(cfg.pivot_slots());
     let ld = comptime!(cfg.nb + 1);
-    let below = col_total::<F>(red, stage, tx, cfg);
+    let unit = UNIT_POS as usize;
     let r = reflector::<F>(alpha, s, d);
     // vᵀa_k / τ for k > j; for k < j the Gram entry before the scale of v_k.
-    let pk = piv[tx];
     let dot = pk + r.scale * below;
     let coef = select(tx > j, r.tau * dot, F::new(0.0));
     record::<F>(scl, taus, tau, tbase, r0, unit, j, r.tau, r.scale);
@@ -928,6 +957,375 @@ fn publish_next<F: Float>(
         }
     } else if tx == j {
         publish::<F>(a, xcol, r0, ty, j + 1, xs, cfg);
+    }
+}
+
+/// Column j's pivot α = a_jj and squared norm below it, s = Σ_{i>j} a_ij², into
+/// `pa[2·bank]` and `pa[2·bank + 1]` ([`RegPanelConfig::segs`] without a grid): the plane
+/// that holds column j forms its segments' sums (a branch uniform per plane, so the shuffles
+/// see every lane), and column j's segment writes them.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn publish_pivot<F: Float>(
+    a: &mut Array<F>,
+    pa: &mut Shared<[F]>,
+    r0: usize,
+    ty: usize,
+    tx: usize,
+    j: usize,
+    bank: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let gy = comptime!(cfg.gy);
+    let first = (UNIT_POS - UNIT_POS_PLANE) as usize;
+    let owner = j * gy;
+    if comptime!(!cfg.grid) && owner >= first && owner < first + PLANE_DIM as usize {
+        let mut sq = Array::<F>::new(4usize);
+        #[unroll]
+        for k in 0..4usize {
+            sq[k] = F::new(0.0);
+        }
+        #[unroll]
+        for t in 0..comptime!(cfg.rows_per_unit()) {
+            let v = select(r0 + ty + t * gy > j, a[t], F::new(0.0));
+            sq[t % 4] += v * v;
+        }
+        let s = seg_sum::<F>((sq[0] + sq[1]) + (sq[2] + sq[3]), gy);
+        if tx == j {
+            if ty == 0 {
+                pa[2 * bank + 1] = s;
+            }
+            #[unroll]
+            for t in 0..comptime!(cfg.pivot_slots()) {
+                if r0 + ty + t * gy == j {
+                    pa[2 * bank] = a[t];
+                }
+            }
+        }
+    }
+}
+
+/// Column j's sums over the panel, the same bits in every unit that needs them: α = a_jj, s =
+/// Σ_{i>j} a_ij², and for the unit's column k, `below` = Σ_{i>j} a_ij·a_ik and `pk` = a_jk.
+#[derive(CubeType, Clone, Copy)]
+struct SegSums<F: Float> {
+    alpha: F,
+    s: F,
+    below: F,
+    pk: F,
+}
+
+/// The sum over the unit's lane segment (gy lanes): an xor butterfly, whose every lane ends
+/// with the same bits (each step adds the same two values in either order).
+#[cube]
+fn seg_sum<F: Float>(v: F, #[comptime] gy: usize) -> F {
+    let mut t = v;
+    let mut mask = 1u32;
+    #[unroll]
+    for _r in 0..comptime!(gy.trailing_zeros() as usize) {
+        t += plane_shuffle_xor(t, mask);
+        mask *= 2;
+    }
+    t
+}
+
+/// The maximum over the unit's lane segment, as [`seg_sum`].
+#[cube]
+fn seg_max<F: Float>(v: F, #[comptime] gy: usize) -> F {
+    let mut t = v;
+    let mut mask = 1u32;
+    #[unroll]
+    for _r in 0..comptime!(gy.trailing_zeros() as usize) {
+        t = F::max(t, plane_shuffle_xor(t, mask));
+        mask *= 2;
+    }
+    t
+}
+
+/// The plane lane of the unit's segment that holds row group g.
+#[cube]
+fn seg_lane(ty: usize, g: usize, #[comptime] cfg: RegPanelConfig) -> u32 {
+    (UNIT_POS_PLANE - ty as u32) + (g % comptime!(cfg.gy)) as u32
+}
+
+/// Pass 1 of column j with lane segments: each unit's Σ x_i·a_ik over its rows (x: column j
+/// below row j from slot `bank`) summed over its segment, and a_jk by a shuffle; without a
+/// grid α and s as [`publish_pivot`] left them, else the cubes exchange their sums and cube
+/// 0's pivot row ([`seg_exchange`], number `e`).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn seg_pass1<F: Float, X: Int>(
+    a: &mut Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    pa: &mut Shared<[F]>,
+    fail: &mut Shared<[u32]>,
+    xv: &[Atomic<X>],
+    grid: &GridPos,
+    e: u32,
+    r0: usize,
+    ty: usize,
+    tx: usize,
+    j: usize,
+    bank: usize,
+    #[comptime] cfg: RegPanelConfig,
+) -> SegSums<F> {
+    let gy = comptime!(cfg.gy);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let slot = bank * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let part = column_dot::<F>(a, xcol, slot, cfg);
+    let mut row = F::new(0.0);
+    #[unroll]
+    for t in 0..comptime!(cfg.pivot_slots()) {
+        if r0 + ty + t * gy == j {
+            row = a[t];
+        }
+    }
+    let below = seg_sum::<F>(part, gy);
+    // Cube 0 (the only one with r0 = 0 ≤ j) holds row j.
+    let pk = plane_shuffle(row, seg_lane(ty, j, cfg));
+    if comptime!(cfg.grid) {
+        seg_exchange::<F, X>(fail, xv, grid, e, below, pk, ty, tx, j, cfg)
+    } else {
+        SegSums::<F> {
+            alpha: pa[2 * bank],
+            s: pa[2 * bank + 1],
+            below,
+            pk,
+        }
+    }
+}
+
+/// Grid exchange `e` with lane segments (no cube barrier): lane 0 of each segment stores its
+/// cube's sum for its column (cube 0 also the pivot row entry), as [`exchange`]'s words; each
+/// unit (ty, tx) then fetches the words of columns tx and j of cubes ty, ty + gy, … (and the
+/// pivot row, as cube `cubes`), and its segment sums them: every cube and segment adds the
+/// same words in the same order. With `max` (the rescue's maxima of column j, the same in
+/// every segment) the words are maxima and `below` returns column tx's maximum over the cubes.
+/// A cube stores into a slot again two exchanges later, after a cube barrier that follows its
+/// reads of the exchange between, which every cube stored only after its own barrier that
+/// followed its reads of this one.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn seg_exchange<F: Float, X: Int>(
+    fail: &mut Shared<[u32]>,
+    xv: &[Atomic<X>],
+    grid: &GridPos,
+    e: u32,
+    cube_sum: F,
+    pivot: F,
+    ty: usize,
+    tx: usize,
+    j: usize,
+    #[comptime] cfg: RegPanelConfig,
+) -> SegSums<F> {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let slot = grid.words + (e % 2) as usize * grid.slot_len;
+    let stamp = X::cast_from(e) << X::cast_from(32u32);
+    if ty == 0 {
+        xv[slot + grid.cube * nb + tx].store(stamp | X::cast_from(u32::reinterpret(cube_sum)));
+        if grid.cube == 0 {
+            xv[slot + grid.cubes * nb + tx].store(stamp | X::cast_from(u32::reinterpret(pivot)));
+        }
+    }
+    let words = grid.cubes + 1;
+    let mut acc = Array::<F>::new(2usize);
+    let mut row = Array::<F>::new(2usize);
+    #[unroll]
+    for q in 0..2usize {
+        acc[q] = F::new(0.0);
+        row[q] = F::new(0.0);
+    }
+    if fail[0] == 0u32 {
+        // Columns tx (q = 0) and j (q = 1); all words loaded before the first wait.
+        let mut word = Array::<X>::new(comptime!(2 * GRID_WORDS_PER_UNIT));
+        #[unroll]
+        for q in 0..2usize {
+            let col = select(q == 0, tx, j);
+            #[unroll]
+            for r in 0..GRID_WORDS_PER_UNIT {
+                let c = ty + r * gy;
+                if c < words {
+                    word[q * GRID_WORDS_PER_UNIT + r] = xv[slot + c * nb + col].load();
+                }
+            }
+        }
+        #[unroll]
+        for q in 0..2usize {
+            let col = select(q == 0, tx, j);
+            #[unroll]
+            for r in 0..GRID_WORDS_PER_UNIT {
+                let c = ty + r * gy;
+                let wi = q * GRID_WORDS_PER_UNIT + r;
+                if c < words {
+                    let at = slot + c * nb + col;
+                    let mut polls = 0u32;
+                    while word[wi] < stamp && polls < GRID_WAIT_POLLS {
+                        word[wi] = xv[at].load();
+                        polls += 1;
+                    }
+                    if polls >= GRID_WAIT_POLLS {
+                        fail[0] = 1u32;
+                    }
+                    let v = F::reinterpret(u32::cast_from(word[wi]));
+                    if c < grid.cubes {
+                        acc[q] += v;
+                    } else {
+                        row[q] = v;
+                    }
+                }
+            }
+        }
+    }
+    let piv_lane = seg_lane(ty, grid.cubes, cfg);
+    SegSums::<F> {
+        alpha: plane_shuffle(row[1], piv_lane),
+        s: seg_sum::<F>(acc[1], gy),
+        below: seg_sum::<F>(acc[0], gy),
+        pk: plane_shuffle(row[0], piv_lane),
+    }
+}
+
+/// The maximum of column j's entries on rows ≥ j over the panel, in every unit (the rescue
+/// with lane segments): every segment takes x (slot `bank`) over its rows and |α|; a grid
+/// panel's cubes exchange their maxima (number `e`).
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn seg_col_max<F: Float, X: Int>(
+    xcol: &mut Shared<[V4<F>]>,
+    fail: &mut Shared<[u32]>,
+    xv: &[Atomic<X>],
+    grid: &GridPos,
+    e: u32,
+    alpha: F,
+    ty: usize,
+    tx: usize,
+    bank: usize,
+    #[comptime] cfg: RegPanelConfig,
+) -> F {
+    let nb = comptime!(cfg.nb);
+    let gy = comptime!(cfg.gy);
+    let rq = comptime!(cfg.rows_per_unit() / 4);
+    let slot = bank * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let mut m = F::abs(alpha);
+    #[unroll]
+    for q in 0..rq {
+        let v = xcol[slot + q];
+        #[unroll]
+        for k in 0..4usize {
+            m = F::max(m, F::abs(v.extract(k)));
+        }
+    }
+    m = seg_max::<F>(m, gy);
+    if comptime!(cfg.grid) {
+        let wslot = grid.words + (e % 2) as usize * grid.slot_len;
+        let stamp = X::cast_from(e) << X::cast_from(32u32);
+        if ty == 0 {
+            xv[wslot + grid.cube * nb + tx].store(stamp | X::cast_from(u32::reinterpret(m)));
+        }
+        let mut acc = F::new(0.0);
+        if fail[0] == 0u32 {
+            #[unroll]
+            for r in 0..GRID_WORDS_PER_UNIT {
+                let c = ty + r * gy;
+                if c < grid.cubes {
+                    let at = wslot + c * nb + tx;
+                    let mut word = xv[at].load();
+                    let mut polls = 0u32;
+                    while word < stamp && polls < GRID_WAIT_POLLS {
+                        word = xv[at].load();
+                        polls += 1;
+                    }
+                    if polls >= GRID_WAIT_POLLS {
+                        fail[0] = 1u32;
+                    }
+                    acc = F::max(acc, F::reinterpret(u32::cast_from(word)));
+                }
+            }
+        }
+        m = seg_max::<F>(acc, gy);
+    }
+    m
+}
+
+/// The factoring loop with lane segments ([`RegPanelConfig::segs`]): per column, pass 1 and
+/// its sums ([`seg_pass1`]), the reflector and pass 2 ([`column_step`]), the owners of the
+/// next column publish it (and its pivot) into the other bank, and one cube barrier. A column
+/// whose α² + s under- or overflows is scaled by a power of two first (as the other path),
+/// after a barrier that ends the reads of its slot; its owners republish it, and pass 1 runs
+/// again.
+#[cube]
+#[allow(clippy::too_many_arguments)]
+fn seg_columns<F: Float, X: Int>(
+    a: &mut Array<F>,
+    xcol: &mut Shared<[V4<F>]>,
+    pa: &mut Shared<[F]>,
+    scl: &mut Shared<[F]>,
+    taus: &mut Shared<[F]>,
+    gsh: &mut Shared<[F]>,
+    fail: &mut Shared<[u32]>,
+    tau: &mut [F],
+    xv: &[Atomic<X>],
+    grid: &GridPos,
+    tbase: usize,
+    e0: u32,
+    r0: usize,
+    ty: usize,
+    tx: usize,
+    w: usize,
+    #[comptime] cfg: RegPanelConfig,
+) {
+    let gy = comptime!(cfg.gy);
+    let rt = comptime!(cfg.rows_per_unit());
+    let mut e = e0;
+    let mut j = 0usize;
+    let mut bank = 0usize;
+    while j < w {
+        e += 1;
+        let first = seg_pass1::<F, X>(a, xcol, pa, fail, xv, grid, e, r0, ty, tx, j, bank, cfg);
+        let mut alpha = first.alpha;
+        let mut s = first.s;
+        let mut below = first.below;
+        let mut pk = first.pk;
+        let mut d = F::new(1.0);
+        let nn = alpha * alpha + s;
+        if nn < F::new(RESCUE_LO) || nn > F::new(RESCUE_HI) {
+            sync_cube();
+            e += 1;
+            let amax = seg_col_max::<F, X>(xcol, fail, xv, grid, e, alpha, ty, tx, bank, cfg);
+            if amax > F::new(0.0) {
+                let f = pow2_scale::<F>(amax);
+                if tx == j {
+                    #[unroll]
+                    for t in 0..rt {
+                        if r0 + ty + t * gy >= j {
+                            a[t] *= f.c;
+                        }
+                    }
+                    publish::<F>(a, xcol, r0, ty, j + 1, bank, cfg);
+                }
+                publish_pivot::<F>(a, pa, r0, ty, tx, j, bank, cfg);
+                sync_cube();
+                e += 1;
+                let again =
+                    seg_pass1::<F, X>(a, xcol, pa, fail, xv, grid, e, r0, ty, tx, j, bank, cfg);
+                alpha = again.alpha;
+                s = again.s;
+                below = again.below;
+                pk = again.pk;
+                d = f.d;
+            }
+        }
+        column_step::<F>(
+            a, xcol, scl, taus, gsh, tau, tbase, alpha, s, d, below, pk, r0, ty, tx, j, bank, cfg,
+        );
+        j += 1;
+        bank = 1 - bank;
+        if j < w {
+            publish_next::<F>(a, xcol, r0, ty, tx, j, w, bank, cfg);
+            publish_pivot::<F>(a, pa, r0, ty, tx, j, bank, cfg);
+        }
+        sync_cube();
     }
 }
 
