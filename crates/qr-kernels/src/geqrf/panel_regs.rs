@@ -28,6 +28,16 @@
 //! applies and column j + 1 starts the next iteration. A column j that needs the rescue
 //! starts over alone.
 //!
+//! With lane segments ([`RegPanelConfig::segs`], GPUs with fixed-width planes) unit u holds
+//! column u / gy and row group u % gy, so column k's row groups are gy consecutive lanes of one
+//! plane, and every sum over the panel's rows is a butterfly of plane shuffles within the
+//! segment, whose lanes all end with the same bits ([`seg_columns`]). Pass 1 sums each unit's
+//! Σ_{i>j} a_ij·a_ik over its segment and takes a_jk from the lane that holds row j; the
+//! plane that holds the next column forms its α and squared norm s while it publishes it, so
+//! no other unit sums them; with a grid the cubes exchange their segment sums and cube 0's
+//! pivot row with no cube barrier. A column takes one cube barrier, after the owners of the
+//! next column published it.
+//!
 //! The pivot-column buffer has two banks of one slot per part (pairs: x = column j, y =
 //! column j + 1): the owners of the next iteration's columns publish into one bank while
 //! the other is still read. The reduction rows and the pivot rows have one: the barrier that
