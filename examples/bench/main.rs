@@ -52,7 +52,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-panel-grid ROWS] (the main geqrf / qr rows with grid panels of about ROWS rows per cube; 0: none)
       [--qr-panel-grid-tall ROWS,FROM] (the main geqrf / qr rows' grid panels of at least FROM rows with about ROWS rows per cube; 0,0: none; default 256,4097 where grid panels are on by default)
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
-      [--qr-panel-pairs on|off] (geqrf's register panels take two columns per reduction where the second one's downdated norm is safe; default on)
+      [--qr-panel-pairs on|off] (geqrf's register panels take two columns per reduction where the second one's downdated norm is safe; default off)
       [--qr-panel-segs on|off] (geqrf's register panels keep a column's row groups in one plane's lanes: sums by shuffles, one cube barrier per column; default off)
       [--qr-product on|off] (the main geqrf / orgqr / qr rows' update products Vᵀ·C by the register product kernel or the thin mma GEMM with split-K; default: on for batches of at most 8 matrices of at least 2048 rows)
       [--qr-product-shape PLANES,STEPS,FLUSH] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes)

@@ -1677,29 +1677,28 @@ fn grid_tall_policy_on_hopper() {
     assert_eq!(g.grid_tall, None);
 }
 
-/// `QrParams::panel_pairs`: on by default; the factoring register panels (one cube and grids,
-/// look-ahead steps included) take pairs and the given-reflector ones do not; `Some(false)`
-/// turns them off.
+/// `QrParams::panel_pairs`: off by default; on, the factoring register panels (one cube and
+/// grids, look-ahead steps included) take pairs and the given-reflector ones do not.
 #[test]
 fn pairs_policy_on_hopper() {
     let hw = Hardware::hopper();
-    let off = QrParams {
-        panel_pairs: Some(false),
+    let on = QrParams {
+        panel_pairs: Some(true),
         ..QrParams::default()
     };
     let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
-    let o = QrLaunch::new(&hw, &off, 1, 4096).expect("launch");
+    let l = QrLaunch::new(&hw, &on, 1, 4096).expect("launch");
     let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel");
-    assert!(grid(&d).0.pairs && !grid(&o).0.pairs);
-    assert_eq!(grid(&d).1, grid(&o).1, "the same cubes");
-    assert!(d.panel_regs(480, true, true).expect("one cube").pairs);
-    assert!(!o.panel_regs(480, true, true).expect("one cube").pairs);
+    assert!(!grid(&d).0.pairs && grid(&l).0.pairs);
+    assert_eq!(grid(&d).1, grid(&l).1, "the same cubes");
+    assert!(l.panel_regs(480, true, true).expect("one cube").pairs);
+    assert!(!d.panel_regs(480, true, true).expect("one cube").pairs);
     assert!(
-        !d.panel_regs(480, false, true)
+        !l.panel_regs(480, false, true)
             .expect("given reflectors")
             .pairs
     );
-    let (cfg, _, _) = d.lookahead_panel(4064, 4064, 1).expect("look-ahead");
+    let (cfg, _, _) = l.lookahead_panel(4064, 4064, 1).expect("look-ahead");
     assert!(cfg.grid && cfg.pairs);
 }
 

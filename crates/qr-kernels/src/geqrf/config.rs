@@ -148,7 +148,7 @@ pub struct QrParams {
     pub product_config: Option<ProductConfig>,
     /// The register panel kernel (geqrf) takes two columns per reduction where it can
     /// ([`RegPanelConfig::pairs`]): one exchange (grid panels) and two cube barriers for both.
-    /// Default on (H100, on against off:
+    /// Default off until the whole geqrf suite has run with it on a GPU (H100, on against off:
     /// geqrf 1×4096² 10.73 / 10.76 ms against 10.87 / 10.86, 8×2048² 8.31 / 8.33 against
     /// 8.51 / 8.53, 1×8192² 55.0 / 55.2 against 56.2 / 56.3, 2×4096² and 32×512² within the
     /// spread; BENCHMARKS.md, session 56).
@@ -487,13 +487,15 @@ impl RegPanelConfig {
     }
 
     /// Whether lane segments can run on `hw`: a factored panel, planes of a fixed width that
-    /// the row group count (a power of two) divides.
+    /// the row group count (a power of two) divides, and whole planes (the kernel converges
+    /// a plane with `sync_plane` before its shuffles).
     pub fn segs_fit(&self, hw: &Hardware) -> bool {
         self.factor
             && hw.plane_ops
             && self.gy.is_power_of_two()
             && self.gy > 1
             && hw.lanes.is_multiple_of(self.gy)
+            && self.units().is_multiple_of(hw.lanes)
     }
 
     /// Columns per reduction at most: 2 with [`Self::pairs`], else 1.
@@ -793,7 +795,7 @@ impl QrLaunch {
         };
         let launch = Self {
             grid_tall,
-            pairs: params.panel_pairs.unwrap_or(true),
+            pairs: params.panel_pairs.unwrap_or(false),
             segs: params.panel_segs.unwrap_or(false),
             product,
             product_slices: params

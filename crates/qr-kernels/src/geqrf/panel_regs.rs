@@ -1000,6 +1000,7 @@ fn publish_pivot<F: Float>(
             let v = select(r0 + ty + t * gy > j, a[t], F::new(0.0));
             sq[t % 4] += v * v;
         }
+        sync_plane();
         let s = seg_sum::<F>((sq[0] + sq[1]) + (sq[2] + sq[3]), gy);
         if tx == j {
             if ty == 0 {
@@ -1026,7 +1027,11 @@ struct SegSums<F: Float> {
 }
 
 /// The sum over the unit's lane segment (gy lanes): an xor butterfly, whose every lane ends
-/// with the same bits (each step adds the same two values in either order).
+/// with the same bits (each step adds the same two values in either order). CubeCL's CUDA
+/// shuffles name `__activemask()`, the lanes converged at that point, which after divergent
+/// code (a poll loop, a branch on the column) need not be the whole plane: callers converge
+/// the plane first (`sync_plane`, `__syncwarp()`), or the lanes that are late read garbage,
+/// and units that must agree (the rescue's branch around a cube barrier) may not.
 #[cube]
 fn seg_sum<F: Float>(v: F, #[comptime] gy: usize) -> F {
     let mut t = v;
@@ -1090,6 +1095,8 @@ fn seg_pass1<F: Float, X: Int>(
             row = a[t];
         }
     }
+    // CubeCL's shuffles take `__activemask()`: the plane converges first (see [`seg_sum`]).
+    sync_plane();
     let below = seg_sum::<F>(part, gy);
     // Cube 0 (the only one with r0 = 0 ≤ j) holds row j.
     let pk = plane_shuffle(row, seg_lane(ty, j, cfg));
@@ -1187,6 +1194,8 @@ fn seg_exchange<F: Float, X: Int>(
             }
         }
     }
+    // The polls end at different times in different lanes: converge before the shuffles.
+    sync_plane();
     let piv_lane = seg_lane(ty, grid.cubes, cfg);
     SegSums::<F> {
         alpha: plane_shuffle(row[1], piv_lane),
@@ -1226,6 +1235,7 @@ fn seg_col_max<F: Float, X: Int>(
             m = F::max(m, F::abs(v.extract(k)));
         }
     }
+    sync_plane();
     m = seg_max::<F>(m, gy);
     if comptime!(cfg.grid) {
         let wslot = grid.words + (e % 2) as usize * grid.slot_len;
@@ -1253,6 +1263,7 @@ fn seg_col_max<F: Float, X: Int>(
                 }
             }
         }
+        sync_plane();
         m = seg_max::<F>(acc, gy);
     }
     m
