@@ -1116,9 +1116,7 @@ fn seg_pass1<F: Float, X: Int>(
 /// cube's sum for its column (cube 0 also the pivot row entry), as [`exchange`]'s words; each
 /// unit (ty, tx) then fetches the words of columns tx and j of cubes ty, ty + gy, … (and the
 /// pivot row, as cube `cubes`), and its segment sums them: every cube and segment adds the
-/// same words in the same order. With `max` (the rescue's maxima of column j, the same in
-/// every segment) the words are maxima and `below` returns column tx's maximum over the cubes.
-/// A cube stores into a slot again two exchanges later, after a cube barrier that follows its
+/// same words in the same order. A cube stores into a slot again two exchanges later, after a cube barrier that follows its
 /// reads of the exchange between, which every cube stored only after its own barrier that
 /// followed its reads of this one.
 #[cube]
@@ -1175,16 +1173,8 @@ fn seg_exchange<F: Float, X: Int>(
                 let c = ty + r * gy;
                 let wi = q * GRID_WORDS_PER_UNIT + r;
                 if c < words {
-                    let at = slot + c * nb + col;
-                    let mut polls = 0u32;
-                    while word[wi] < stamp && polls < GRID_WAIT_POLLS {
-                        word[wi] = xv[at].load();
-                        polls += 1;
-                    }
-                    if polls >= GRID_WAIT_POLLS {
-                        fail[0] = 1u32;
-                    }
-                    let v = F::reinterpret(u32::cast_from(word[wi]));
+                    let got = wait_word::<X>(xv, slot + c * nb + col, word[wi], stamp, fail);
+                    let v = F::reinterpret(u32::cast_from(got));
                     if c < grid.cubes {
                         acc[q] += v;
                     } else {
@@ -1203,6 +1193,28 @@ fn seg_exchange<F: Float, X: Int>(
         below: seg_sum::<F>(acc[0], gy),
         pk: plane_shuffle(row[0], piv_lane),
     }
+}
+
+/// Exchange word `at` once it holds exchange `stamp` (`first`: a load already issued), or
+/// whatever it holds after [`GRID_WAIT_POLLS`] polls, which sets `fail`.
+#[cube]
+fn wait_word<X: Int>(
+    xv: &[Atomic<X>],
+    at: usize,
+    first: X,
+    stamp: X,
+    fail: &mut Shared<[u32]>,
+) -> X {
+    let mut word = first;
+    let mut polls = 0u32;
+    while word < stamp && polls < GRID_WAIT_POLLS {
+        word = xv[at].load();
+        polls += 1;
+    }
+    if polls >= GRID_WAIT_POLLS {
+        fail[0] = 1u32;
+    }
+    word
 }
 
 /// The maximum of column j's entries on rows ≥ j over the panel, in every unit (the rescue
@@ -1250,15 +1262,7 @@ fn seg_col_max<F: Float, X: Int>(
                 let c = ty + r * gy;
                 if c < grid.cubes {
                     let at = wslot + c * nb + tx;
-                    let mut word = xv[at].load();
-                    let mut polls = 0u32;
-                    while word < stamp && polls < GRID_WAIT_POLLS {
-                        word = xv[at].load();
-                        polls += 1;
-                    }
-                    if polls >= GRID_WAIT_POLLS {
-                        fail[0] = 1u32;
-                    }
+                    let word = wait_word::<X>(xv, at, xv[at].load(), stamp, fail);
                     acc = F::max(acc, F::reinterpret(u32::cast_from(word)));
                 }
             }
