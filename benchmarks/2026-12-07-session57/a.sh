@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 57, call A: the whole geqrf suite on a pack with pairs on by default (the tests pairs
+# Session 57, call A (prepared, not run: the device starts failed): the whole geqrf suite on a pack with pairs on by default (the tests pairs
 # touch first). Pack: TESTS="geqrf" BENCH=1 bash scripts/gpu-pack.sh; carry [".gpu"].
 cd "$(dirname "$0")/../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 57, call B: where a register panel's column goes. ncu --set full of one grid panel
+# Session 57, call B (prepared, not run: the device starts failed; segments were built after it): where a register panel's column goes. ncu --set full of one grid panel
 # launch and one one-cube panel launch of geqrf 1 × 4096² with look-ahead off (pairs on, the
 # default), their stall reasons and the per-SASS-instruction warp-stall samples; then the
 # qr_v2 shapes with pairs on and off, alternated. Pack as for a.sh; carry [".gpu"].
