@@ -389,9 +389,9 @@ pub struct RegPanelConfig {
     /// Lane segments (`factor` only): unit u holds column u / gy and row group u % gy, so a
     /// column's gy row groups are consecutive lanes of one plane; every sum over the panel's
     /// rows is a butterfly of plane shuffles within the segment (the same bits in every
-    /// lane), every segment forms the pivot column's squared norm itself, and a column
-    /// takes one cube barrier ([`QrParams::panel_segs`]; `super::panel_regs`). Excludes
-    /// `pairs`.
+    /// lane), the plane that holds the next column forms its pivot and squared norm, and a
+    /// column takes one cube barrier ([`QrParams::panel_segs`]; `super::panel_regs`).
+    /// Excludes `pairs`.
     pub segs: bool,
 }
 
@@ -881,14 +881,14 @@ impl QrLaunch {
             return None;
         }
         let cfg = RegPanelConfig::new(&self.hw, self.nb, self.grid.1, p, factor, trans)?;
-        Some(self.paired(cfg, 1))
+        Some(self.with_variant(cfg, 1))
     }
 
     /// `cfg` with lane segments ([`RegPanelConfig::segs`]) where they are on and run, else
     /// with [`RegPanelConfig::pairs`] where they are on ([`QrParams::panel_pairs`]), it
     /// factors, and both parts fit: their shared memory, and for a grid panel of `cubes`
     /// cubes both parts' exchange words in the staging area. Else `cfg` as it is.
-    fn paired(&self, cfg: RegPanelConfig, cubes: usize) -> RegPanelConfig {
+    fn with_variant(&self, cfg: RegPanelConfig, cubes: usize) -> RegPanelConfig {
         if self.segs && cfg.segs_fit(&self.hw) {
             return RegPanelConfig { segs: true, ..cfg };
         }
@@ -924,7 +924,7 @@ impl QrLaunch {
         };
         let (cfg, cubes) = RegPanelConfig::grid(&self.hw, self.nb, self.grid.1, p, rows, batch)?;
         Some((
-            self.paired(RegPanelConfig { staged_sums, ..cfg }, cubes),
+            self.with_variant(RegPanelConfig { staged_sums, ..cfg }, cubes),
             cubes,
         ))
     }

@@ -78,6 +78,7 @@
 //! sets `status[b]` to [`GRID_TIMEOUT`], stops waiting and finishes with whatever it read.
 use super::config::{GRID_WAIT_POLLS, GRID_WORDS_PER_UNIT, RegPanelConfig};
 use super::panel::{RESCUE_HI, RESCUE_LO, group_max, group_sum, pow2_scale};
+use crate::tsqr::butterfly_low;
 use cubecl::prelude::*;
 use linalg_common::gemm::Strides;
 
@@ -614,11 +615,10 @@ fn exchange<F: Float, X: Int>(
             } else {
                 group_sum::<F>(red, q * gp + tx, nb, gy, true)
             };
-            xv[slot + (grid.cube * parts + q) * nb + tx]
-                .store(stamp | X::cast_from(u32::reinterpret(part)));
+            xv[slot + (grid.cube * parts + q) * nb + tx].store(stamped::<F, X>(stamp, part));
             if comptime!(pivot) && grid.cube == 0 {
-                let row = u32::reinterpret(piv[q * nb + tx]);
-                xv[slot + (grid.cubes * parts + q) * nb + tx].store(stamp | X::cast_from(row));
+                xv[slot + (grid.cubes * parts + q) * nb + tx]
+                    .store(stamped::<F, X>(stamp, piv[q * nb + tx]));
             }
         }
     }
@@ -653,15 +653,8 @@ fn exchange<F: Float, X: Int>(
                 let wi = q * GRID_WORDS_PER_UNIT + r;
                 if c < words {
                     let at = slot + (c * parts + q) * nb + tx;
-                    let mut polls = 0u32;
-                    while word[wi] < stamp && polls < GRID_WAIT_POLLS {
-                        word[wi] = xv[at].load();
-                        polls += 1;
-                    }
-                    if polls >= GRID_WAIT_POLLS {
-                        fail[0] = 1u32;
-                    }
-                    let v = F::reinterpret(u32::cast_from(word[wi]));
+                    let got = wait_word::<X>(xv, at, word[wi], stamp, fail);
+                    let v = F::reinterpret(u32::cast_from(got));
                     if comptime!(!cfg.staged_sums) {
                         stage[(c * parts + q) * nb + tx] = v;
                     } else if c < grid.cubes {
@@ -1034,14 +1027,7 @@ struct SegSums<F: Float> {
 /// and units that must agree (the rescue's branch around a cube barrier) may not.
 #[cube]
 fn seg_sum<F: Float>(v: F, #[comptime] gy: usize) -> F {
-    let mut t = v;
-    let mut mask = 1u32;
-    #[unroll]
-    for _r in 0..comptime!(gy.trailing_zeros() as usize) {
-        t += plane_shuffle_xor(t, mask);
-        mask *= 2;
-    }
-    t
+    butterfly_low::<F>(v, comptime!(gy.trailing_zeros() as usize))
 }
 
 /// The maximum over the unit's lane segment, as [`seg_sum`].
@@ -1138,9 +1124,9 @@ fn seg_exchange<F: Float, X: Int>(
     let slot = grid.words + (e % 2) as usize * grid.slot_len;
     let stamp = X::cast_from(e) << X::cast_from(32u32);
     if ty == 0 {
-        xv[slot + grid.cube * nb + tx].store(stamp | X::cast_from(u32::reinterpret(cube_sum)));
+        xv[slot + grid.cube * nb + tx].store(stamped::<F, X>(stamp, cube_sum));
         if grid.cube == 0 {
-            xv[slot + grid.cubes * nb + tx].store(stamp | X::cast_from(u32::reinterpret(pivot)));
+            xv[slot + grid.cubes * nb + tx].store(stamped::<F, X>(stamp, pivot));
         }
     }
     let words = grid.cubes + 1;
@@ -1193,6 +1179,12 @@ fn seg_exchange<F: Float, X: Int>(
         below: seg_sum::<F>(acc[0], gy),
         pk: plane_shuffle(row[0], piv_lane),
     }
+}
+
+/// An exchange word: the stamp (exchange number in the high half) and the value's bits.
+#[cube]
+fn stamped<F: Float, X: Int>(stamp: X, v: F) -> X {
+    stamp | X::cast_from(u32::reinterpret(v))
 }
 
 /// Exchange word `at` once it holds exchange `stamp` (`first`: a load already issued), or
@@ -1253,7 +1245,7 @@ fn seg_col_max<F: Float, X: Int>(
         let wslot = grid.words + (e % 2) as usize * grid.slot_len;
         let stamp = X::cast_from(e) << X::cast_from(32u32);
         if ty == 0 {
-            xv[wslot + grid.cube * nb + tx].store(stamp | X::cast_from(u32::reinterpret(m)));
+            xv[wslot + grid.cube * nb + tx].store(stamped::<F, X>(stamp, m));
         }
         let mut acc = F::new(0.0);
         if fail[0] == 0u32 {

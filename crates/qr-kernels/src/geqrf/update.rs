@@ -403,7 +403,7 @@ impl Reflectors {
         // (RegPanelConfig::parts): two slots of gy·(rows_cap/(4·gy)) vectors of the pivot
         // column, gy·nb reduction rows and nb pivot-row entries; V below rows_cap·(nb + 1)
         // (rows rg + r·4·gy < rows_cap), and before it the exchanges' parts·(cubes + 1)·nb
-        // fetched words (RegPanelConfig::grid, QrLaunch::paired); T and the Gram
+        // fetched words (RegPanelConfig::grid, QrLaunch::with_variant); T and the Gram
         // matrix below nb·(nb + 1). Grid exchanges: matrix b's 4·(gmax + 1)·nb words (two
         // slots of two parts; cubes ≤ gmax, b < batch: the buffer's size), `status[b]`; other
         // launches never read `xv` and `status` (V stands in). Barriers: the early exit

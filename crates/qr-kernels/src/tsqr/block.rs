@@ -399,7 +399,7 @@ fn exchange_half<F: Float>(a: F, b: F, bit: bool, mask: u32) -> F {
 
 /// Xor butterfly over the lowest `count` lane bits (masks 1, 2, …, 2^(count−1)).
 #[cube]
-fn butterfly_low<F: Float>(v: F, #[comptime] count: usize) -> F {
+pub(crate) fn butterfly_low<F: Float>(v: F, #[comptime] count: usize) -> F {
     let mut t = v;
     let mut mask = 1u32;
     #[unroll]

@@ -21,6 +21,7 @@ mod config;
 mod q;
 mod tree;
 
+pub(crate) use block::butterfly_low;
 pub use config::{MAX_COLUMNS, TsqrLaunch, TsqrParams};
 pub(crate) use tree::fits as fits_grid;
 pub use tree::{Level, levels};
