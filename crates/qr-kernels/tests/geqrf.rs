@@ -1190,6 +1190,8 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
         };
         let a = batch_of(&[MatrixClass::Dense; 2][..batch], m, n, (m * 13 + n) as u64);
         let what = format!("{variant:?}, panels {panel}, grid {grid}, {batch} × {m} × {n}");
+        // Progress (shown with --nocapture): a case that hangs on a device is the last line.
+        eprintln!("{what}");
         let y = geqrf_host(client, &a, &[batch, m, n], &params).expect("variant");
         check_geqrf(client, &a, &y, &params, &what);
         if m >= n {
@@ -1212,6 +1214,7 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
     }
     let (m, n) = (128, 48);
     for params in &hard {
+        eprintln!("{variant:?}, hard cases, {params:?}");
         for (i, class) in HARD_CLASSES.iter().enumerate() {
             let a = generate(*class, m, n, 53 + i as u64);
             let out = geqrf_host(client, &a, &[m, n], params).expect("geqrf");

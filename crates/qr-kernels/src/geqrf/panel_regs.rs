@@ -1310,6 +1310,8 @@ fn seg_columns<F: Float, X: Int>(
             sync_cube();
             e += 1;
             let amax = seg_col_max::<F, X>(xcol, fail, xv, grid, e, alpha, ty, tx, bank, cfg);
+            // Every segment has read column j's slot before its owners rescale it.
+            sync_cube();
             if amax > F::new(0.0) {
                 let f = pow2_scale::<F>(amax);
                 if tx == j {
