@@ -503,6 +503,17 @@ impl RegPanelConfig {
         if self.pairs { 2 } else { 1 }
     }
 
+    /// Vectors (4 rows) from a row group's vector q to its vector q + 1 in a slot of the
+    /// pivot-column buffer. 1 (a row group's vectors together) where a plane's lanes are one
+    /// row group of many columns and so all read one address. gy with [`Self::segs`]
+    /// (vector-major), whose gy lanes of a column are gy row groups: consecutive lanes read
+    /// consecutive vectors. (Row-group-major, their vectors lie rq·16 bytes apart, on the
+    /// same banks from rq = 8 on: on the H100 segments ran geqrf 32 × 512² at 1.98 ms
+    /// against 1.09–1.11 without, BENCHMARKS.md, session 59.)
+    pub fn xcol_step(&self) -> usize {
+        if self.segs { self.gy } else { 1 }
+    }
+
     /// Register slots whose rows can be a pivot row (below nb).
     pub fn pivot_slots(&self) -> usize {
         self.nb.div_ceil(self.gy).min(self.rows_per_unit())

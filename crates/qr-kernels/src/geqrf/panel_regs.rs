@@ -740,10 +740,10 @@ fn column_step<F: Float>(
     }
     // Pass 2: rows below j (the pivot column is zero on and above row j), then row j.
     let c2 = coef * r.scale;
-    let slot = xs * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let slot = xcol_first(xs, ty, cfg);
     #[unroll]
     for q in 0..rq {
-        let v = xcol[slot + q];
+        let v = xcol[slot + q * comptime!(cfg.xcol_step())];
         #[unroll]
         for e in 0..4usize {
             a[q * 4 + e] -= c2 * v.extract(e);
@@ -904,12 +904,12 @@ fn pair_step<F: Float>(
     // Pass 2 below row j + 1: v_j = x/(α − β), v'_j+1 = (y − cs·x)/(α' − β').
     let bcoef = coef2 * scale2;
     let acoef = ck - bcoef * cs;
-    let xsl = xs * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let xsl = xcol_first(xs, ty, cfg);
     let ysl = xsl + comptime!(cfg.rows_cap / 4);
     #[unroll]
     for q in 0..rq {
-        let vx = xcol[xsl + q];
-        let vy = xcol[ysl + q];
+        let vx = xcol[xsl + q * comptime!(cfg.xcol_step())];
+        let vy = xcol[ysl + q * comptime!(cfg.xcol_step())];
         #[unroll]
         for e in 0..4usize {
             a[q * 4 + e] -= acoef * vx.extract(e);
@@ -1071,9 +1071,7 @@ fn seg_pass1<F: Float, X: Int>(
     #[comptime] cfg: RegPanelConfig,
 ) -> SegSums<F> {
     let gy = comptime!(cfg.gy);
-    let rq = comptime!(cfg.rows_per_unit() / 4);
-    let slot = bank * comptime!(cfg.rows_cap / 4) + ty * rq;
-    let part = column_dot::<F>(a, xcol, slot, cfg);
+    let part = column_dot::<F>(a, xcol, xcol_first(bank, ty, cfg), cfg);
     let mut row = F::new(0.0);
     #[unroll]
     for t in 0..comptime!(cfg.pivot_slots()) {
@@ -1229,11 +1227,11 @@ fn seg_col_max<F: Float, X: Int>(
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
     let rq = comptime!(cfg.rows_per_unit() / 4);
-    let slot = bank * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let slot = xcol_first(bank, ty, cfg);
     let mut m = F::abs(alpha);
     #[unroll]
     for q in 0..rq {
-        let v = xcol[slot + q];
+        let v = xcol[slot + q * comptime!(cfg.xcol_step())];
         #[unroll]
         for k in 0..4usize {
             m = F::max(m, F::abs(v.extract(k)));
@@ -1348,8 +1346,8 @@ fn seg_columns<F: Float, X: Int>(
     }
 }
 
-/// Σ_t x_t·a_t over this unit's rows, x from the pivot-column buffer at vector `slot` (four
-/// partial sums). (The helpers take the panel as `&mut` though they only read it: CubeCL's
+/// Σ_t x_t·a_t over this unit's rows, x from the pivot-column buffer from vector `slot` on
+/// (its first, [`xcol_first`]; four partial sums). (The helpers take the panel as `&mut` though they only read it: CubeCL's
 /// expansion cannot pass a `&mut` array on as `&`.)
 #[cube]
 fn column_dot<F: Float>(
@@ -1366,7 +1364,7 @@ fn column_dot<F: Float>(
     }
     #[unroll]
     for q in 0..rq {
-        let v = xcol[slot + q];
+        let v = xcol[slot + q * comptime!(cfg.xcol_step())];
         #[unroll]
         for e in 0..4usize {
             parts[e] += v.extract(e) * a[q * 4 + e];
@@ -1394,9 +1392,8 @@ fn pass1<F: Float>(
 ) {
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
-    let rq = comptime!(cfg.rows_per_unit() / 4);
     let tp = comptime!(cfg.pivot_slots());
-    let dot = column_dot::<F>(a, xcol, xs * comptime!(cfg.rows_cap / 4) + ty * rq, cfg);
+    let dot = column_dot::<F>(a, xcol, xcol_first(xs, ty, cfg), cfg);
     // Row jj (jj < nb: only the slots that hold rows below nb test it).
     #[unroll]
     for t in 0..tp {
@@ -1426,9 +1423,8 @@ fn pass1_pair<F: Float>(
 ) {
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
-    let rq = comptime!(cfg.rows_per_unit() / 4);
     let tp = comptime!(cfg.pivot_slots());
-    let xsl = xs * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let xsl = xcol_first(xs, ty, cfg);
     let dx = column_dot::<F>(a, xcol, xsl, cfg);
     let dy = column_dot::<F>(a, xcol, xsl + comptime!(cfg.rows_cap / 4), cfg);
     #[unroll]
@@ -1443,6 +1439,18 @@ fn pass1_pair<F: Float>(
     }
     red[ty * nb + tx] = dx;
     red[comptime!(cfg.gy * cfg.nb) + ty * nb + tx] = dy;
+}
+
+/// Vector 0 of row group ty's rows in slot `slot` of the pivot-column buffer; its vector q
+/// (rows 4q … 4q + 3 of its slots) lies [`RegPanelConfig::xcol_step`]·q further on.
+#[cube]
+fn xcol_first(slot: usize, ty: usize, #[comptime] cfg: RegPanelConfig) -> usize {
+    let base = slot * comptime!(cfg.rows_cap / 4);
+    if comptime!(cfg.segs) {
+        base + ty
+    } else {
+        base + ty * comptime!(cfg.rows_per_unit() / 4)
+    }
 }
 
 /// The owner of a column in row group `ty` writes its rows from panel row `from` ≤ nb on
@@ -1464,7 +1472,7 @@ fn publish<F: Float>(
     // The 4-row slots that hold a pivot slot ([`RegPanelConfig::pivot_slots`]): later rows
     // lie below nb ≥ `from`.
     let pq = comptime!(cfg.pivot_slots().div_ceil(4));
-    let base = slot * comptime!(cfg.rows_cap / 4) + ty * rq;
+    let base = xcol_first(slot, ty, cfg);
     #[unroll]
     for q in 0..pq {
         let mut v = V4::<F>::broadcast(F::new(0.0));
@@ -1473,7 +1481,7 @@ fn publish<F: Float>(
             let t = q * 4 + e;
             v.insert(e, select(r0 + ty + t * gy >= from, a[t], F::new(0.0)));
         }
-        xcol[base + q] = v;
+        xcol[base + q * comptime!(cfg.xcol_step())] = v;
     }
     #[unroll]
     for q in pq..rq {
@@ -1482,7 +1490,7 @@ fn publish<F: Float>(
         for e in 0..4usize {
             v.insert(e, a[q * 4 + e]);
         }
-        xcol[base + q] = v;
+        xcol[base + q * comptime!(cfg.xcol_step())] = v;
     }
 }
 
@@ -1515,7 +1523,6 @@ fn gram_rows<F: Float>(
 ) {
     let nb = comptime!(cfg.nb);
     let gy = comptime!(cfg.gy);
-    let rq = comptime!(cfg.rows_per_unit() / 4);
     let ld = comptime!(cfg.nb + 1);
     let units = comptime!(cfg.units());
     let mut l = 0usize;
@@ -1524,8 +1531,7 @@ fn gram_rows<F: Float>(
             publish::<F>(a, xcol, 0, ty, 0, l % 2, cfg);
         }
         sync_rows(cfg);
-        let slot = (l % 2) * comptime!(cfg.rows_cap / 4) + ty * rq;
-        part[(ty * nb + l) * nb + tx] = column_dot::<F>(a, xcol, slot, cfg);
+        part[(ty * nb + l) * nb + tx] = column_dot::<F>(a, xcol, xcol_first(l % 2, ty, cfg), cfg);
         l += 1;
     }
     sync_cube();
