@@ -193,11 +193,11 @@ fn main() {
         ));
         return;
     }
-    // `qpanel [P] [NB] [GY] [grid ROWS] [pairs|segs]`: geqrf's register panel kernel
+    // `qpanel [P] [NB] [GY] [grid ROWS] [pairs|segs] [pollall]`: geqrf's register panel kernel
     // (`geqrf/panel_regs.rs`), factoring a P × NB panel (default 1024 × 32) with about GY row
     // groups (16), U = V·Tᵀ; with `grid`, as a grid panel of cubes of about ROWS rows; with
     // `pairs`, two columns per reduction (`RegPanelConfig::pairs`); with `segs`, lane segments
-    // (`RegPanelConfig::segs`).
+    // (`RegPanelConfig::segs`); with `pollall`, `RegPanelConfig::poll_all` (grid panels).
     if args.get(1).map(String::as_str) == Some("qpanel") {
         use qr_kernels::geqrf::{RegPanelConfig, panel_regs_kernel};
         let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
@@ -216,6 +216,7 @@ fn main() {
         let cfg = RegPanelConfig {
             pairs: args.iter().any(|a| a == "pairs"),
             segs: args.iter().any(|a| a == "segs"),
+            poll_all: args.iter().any(|a| a == "pollall"),
             ..cfg
         };
         let strides = StridesLaunch::new(0, nb, 1, p * nb);
@@ -252,7 +253,7 @@ fn main() {
         }
         return;
     }
-    // `qahead [P] [NB] [GY] [grid ROWS] [strips] [pairs|segs]`: geqrf's look-ahead kernel
+    // `qahead [P] [NB] [GY] [grid ROWS] [strips] [pairs|segs] [pollall]`: geqrf's look-ahead kernel
     // (`geqrf/lookahead.rs`): the register panel kernel as `qpanel` builds it, after its rows
     // of C −= U·W, in one launch with the update's GEMM tiles (`strips`: its column strips).
     if args.get(1).map(String::as_str) == Some("qahead") {
@@ -274,6 +275,7 @@ fn main() {
         let cfg = RegPanelConfig {
             pairs: args.iter().any(|a| a == "pairs"),
             segs: args.iter().any(|a| a == "segs"),
+            poll_all: args.iter().any(|a| a == "pollall"),
             ..cfg
         };
         let strides = || StridesLaunch::new(0, nb, 1, p * nb);

@@ -5,7 +5,7 @@
 # against 7112 for the rows kernel at nb = 64; 7288 and 7288 for a variant); the register
 # count need not (128 here against ncu's 96 for the same kernel): the driver's JIT allocates
 # its own. Prints registers, instructions and the instructions between barriers.
-# Usage: bash scripts/local-sass.sh [ptx_probe args: rows [NB] | fused | qpanel [P NB GY] [grid ROWS] [pairs] | vec [set] | recon [NB] [old] | acm bcm sh tf32 stored tiles=WMxWNxTMxTNxKxF] > kernel.sass
+# Usage: bash scripts/local-sass.sh [ptx_probe args: rows [NB] | fused | qpanel|qahead [P NB GY] [grid ROWS] [pairs|segs] [pollall] | vec [set] | recon [NB] [old] | acm bcm sh tf32 stored tiles=WMxWNxTMxTNxKxF] > kernel.sass
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NV=${NV_TOOLS:-/tmp/nvtools}

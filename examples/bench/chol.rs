@@ -55,6 +55,8 @@ pub struct Bench<'a> {
     pub qr_panel_pairs: Option<bool>,
     /// `--qr-panel-segs`: lane segments in the register panel kernel.
     pub qr_panel_segs: Option<bool>,
+    /// `--qr-grid-poll-all`: grid panels' exchange waits poll all late words per round.
+    pub qr_grid_poll_all: Option<bool>,
     /// Its shape (`--qr-product-shape PLANES,STEPS,FLUSH`).
     pub qr_product_shape: Option<qr_kernels::geqrf::ProductConfig>,
     /// Its most K slices per tile (`--qr-product-slices N`).

@@ -54,6 +54,7 @@ const USAGE: &str = "bench [--json FILE] [--filter SUBSTRING|SUBSTRING] [--quick
       [--qr-grid-staged on|off] (the main geqrf / qr rows' grid panels: each unit's sums staged for all (on), or row group 0 adding the cubes' words after one more barrier (off))
       [--qr-panel-pairs on|off] (geqrf's register panels take two columns per reduction where the second one's downdated norm is safe; default off)
       [--qr-panel-segs on|off] (geqrf's register panels keep a column's row groups in one plane's lanes: sums by shuffles, one cube barrier per column; default off)
+      [--qr-grid-poll-all on|off] (geqrf's grid panels re-load all of a unit's late exchange words each round, not one word after another; default off)
       [--qr-product on|off] (the main geqrf / orgqr / qr rows' update products Vᵀ·C by the register product kernel or the thin mma GEMM with split-K; default: on for batches of at most 8 matrices of at least 2048 rows)
       [--qr-product-shape PLANES,STEPS,FLUSH] (that kernel's planes per cube, K steps loaded ahead, steps between f32 flushes)
       [--qr-product-slices N] (that kernel's most K slices per 32-column tile; 1: none)
@@ -416,6 +417,7 @@ fn main() {
                 qr_product: None,
                 qr_panel_pairs: None,
                 qr_panel_segs: None,
+                qr_grid_poll_all: None,
                 qr_product_shape: None,
                 qr_product_slices: None,
                 qr_lookahead_strips: None,
@@ -556,6 +558,7 @@ fn main() {
         qr_product: on_off(&args, "qr-product"),
         qr_panel_pairs: on_off(&args, "qr-panel-pairs"),
         qr_panel_segs: on_off(&args, "qr-panel-segs"),
+        qr_grid_poll_all: on_off(&args, "qr-grid-poll-all"),
         qr_product_slices: number(&args, "qr-product-slices"),
         qr_product_shape: numbers(&args, "qr-product-shape", 3, "PLANES,STEPS,FLUSH").map(|x| {
             qr_kernels::geqrf::ProductConfig {

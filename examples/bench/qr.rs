@@ -155,6 +155,7 @@ pub fn qr_benches(ctx: &Bench, quick: bool) -> Vec<Record> {
         product_regs: ctx.qr_product,
         panel_pairs: ctx.qr_panel_pairs,
         panel_segs: ctx.qr_panel_segs,
+        grid_poll_all: ctx.qr_grid_poll_all,
         product_config: ctx.qr_product_shape,
         product_slices: ctx.qr_product_slices,
         tsqr_panel_params: ctx.qr_tsqr_top.map(|top| TsqrParams {

@@ -1125,10 +1125,18 @@ pub fn panel_segs(client: &Client) {
     panel_variant(client, PanelVariant::Segs);
 }
 
+/// Grid panels whose exchange waits poll all of a unit's late words each round
+/// (`QrParams::grid_poll_all`; only where grid panels run): the grid cases of [`panel_pairs`],
+/// against the waits one word after another.
+pub fn grid_poll_all(client: &Client) {
+    panel_variant(client, PanelVariant::PollAll);
+}
+
 #[derive(Clone, Copy, Debug)]
 enum PanelVariant {
     Pairs,
     Segs,
+    PollAll,
 }
 
 fn panel_variant(client: &Client, variant: PanelVariant) {
@@ -1139,6 +1147,7 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
         panel_grid: Some(grid),
         panel_pairs: Some(matches!(variant, PanelVariant::Pairs)),
         panel_segs: Some(matches!(variant, PanelVariant::Segs)),
+        grid_poll_all: Some(matches!(variant, PanelVariant::PollAll)),
         ..QrParams::default()
     };
     let Some(launch) = QrLaunch::new(&hw, &pairs(32, 0), 2, 512) else {
@@ -1150,6 +1159,8 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
         PanelVariant::Pairs => assert!(cfg.pairs && cfg.parts() == 2, "{cfg:?}"),
         PanelVariant::Segs if !cfg.segs_fit(&hw) => return,
         PanelVariant::Segs => assert!(cfg.segs && !cfg.pairs, "{cfg:?}"),
+        // One-cube panels have no exchange.
+        PanelVariant::PollAll => assert!(!cfg.pairs && !cfg.segs && !cfg.poll_all, "{cfg:?}"),
     }
     assert!(
         launch
@@ -1159,6 +1170,7 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
     let without = |p: &QrParams| QrParams {
         panel_pairs: Some(false),
         panel_segs: Some(false),
+        grid_poll_all: Some(false),
         ..*p
     };
     let mut cases = vec![
@@ -1174,6 +1186,17 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
         (1, 200, 45, 16, 0),
     ];
     let grids = hw.co_resident && hw.num_sms.unwrap_or(0) >= 16;
+    if let PanelVariant::PollAll = variant {
+        if !grids {
+            return;
+        }
+        let grid = QrLaunch::new(&hw, &pairs(32, 128), 1, 1000)
+            .and_then(|l| l.panel_grid(1000, 1))
+            .expect("a grid panel")
+            .0;
+        assert!(grid.poll_all, "{grid:?}");
+        cases.clear();
+    }
     if grids {
         cases.extend([
             (1, 128, 40, 32, 64),
@@ -1200,6 +1223,9 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
         }
     }
     let mut hard = vec![pairs(16, 0), pairs(32, 0)];
+    if let PanelVariant::PollAll = variant {
+        hard.clear();
+    }
     if grids {
         hard.push(pairs(16, 64));
         hard.push(QrParams {
@@ -1729,6 +1755,35 @@ fn segs_policy_on_hopper() {
     assert!(cfg.grid && cfg.segs);
 }
 
+/// `QrParams::grid_poll_all`: off by default; on, grid panels (alone, with segments or pairs,
+/// and in look-ahead steps) poll all late words per round, and one-cube panels, which have no
+/// exchange, are as they were.
+#[test]
+fn poll_all_policy_on_hopper() {
+    let hw = Hardware::hopper();
+    let with = |segs: bool, pairs: bool| {
+        let p = QrParams {
+            grid_poll_all: Some(true),
+            panel_segs: Some(segs),
+            panel_pairs: Some(pairs),
+            ..QrParams::default()
+        };
+        QrLaunch::new(&hw, &p, 1, 4096).expect("launch")
+    };
+    let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
+    let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel").0;
+    assert!(!grid(&d).poll_all);
+    for (segs, pairs) in [(false, false), (true, false), (false, true)] {
+        let l = with(segs, pairs);
+        let g = grid(&l);
+        assert!(g.poll_all && g.segs == segs && g.pairs == pairs, "{g:?}");
+        let (cfg, _, _) = l.lookahead_panel(4064, 4064, 1).expect("look-ahead");
+        assert!(cfg.grid && cfg.poll_all, "{cfg:?}");
+        let one = l.panel_regs(480, true, true).expect("one cube");
+        assert!(!one.poll_all, "{one:?}");
+    }
+}
+
 /// `QrParams::product_regs` by default: on for batches of at most 8 matrices of at least 2048
 /// rows (where the device runs it), off otherwise; `Some(false)` turns it off.
 #[test]
@@ -1908,6 +1963,10 @@ macro_rules! testgen {
             #[test]
             fn panel_segs() {
                 super::panel_segs(&client());
+            }
+            #[test]
+            fn grid_poll_all() {
+                super::grid_poll_all(&client());
             }
             #[test]
             fn outer_blocks() {

@@ -159,6 +159,10 @@ pub struct QrParams {
     /// [`Self::panel_pairs`] where both would apply. `Some(true)` where it cannot run is
     /// ignored. Default off.
     pub panel_segs: Option<bool>,
+    /// Grid panels' exchanges poll all of a unit's late words in each round
+    /// ([`RegPanelConfig::poll_all`]) instead of one word after another. Default off until it
+    /// has run on a GPU.
+    pub grid_poll_all: Option<bool>,
     /// Grid panels of at least `.1` rows take about `.0` rows per cube (at least
     /// `panel_grid`'s) instead of `panel_grid`'s; `.0 = 0`: none. Default, where grid panels
     /// are on by default: [`DEFAULT_GRID_TALL`] (H100, 1×8192² 56.61 / 56.62 ms against
@@ -393,6 +397,12 @@ pub struct RegPanelConfig {
     /// column takes one cube barrier ([`QrParams::panel_segs`]; `super::panel_regs`).
     /// Excludes `pairs`.
     pub segs: bool,
+    /// A grid panel's exchange waits re-load, each round, every word of the unit that does
+    /// not yet hold the exchange, all in flight together: the wait ends about one round trip
+    /// after the last cube's word lands. Else (the rule before session 59) it waits for one
+    /// word after another, and each word that was late when first loaded costs a round trip
+    /// of its own after the one before ([`QrParams::grid_poll_all`]).
+    pub poll_all: bool,
 }
 
 /// 32-bit registers of one multiprocessor that a cube of the register panel kernel may fill
@@ -436,6 +446,7 @@ impl RegPanelConfig {
             staged_sums: false,
             pairs: false,
             segs: false,
+            poll_all: false,
         };
         let ok = cfg.units() <= hw.max_units_per_cube
             && cfg.rows_per_unit() <= Self::MAX_ROWS_PER_UNIT
@@ -604,6 +615,8 @@ pub struct QrLaunch {
     pub pairs: bool,
     /// [`QrParams::panel_segs`].
     pub segs: bool,
+    /// [`QrParams::grid_poll_all`].
+    pub poll_all: bool,
     pub hw: Hardware,
 }
 
@@ -808,6 +821,7 @@ impl QrLaunch {
             grid_tall,
             pairs: params.panel_pairs.unwrap_or(false),
             segs: params.panel_segs.unwrap_or(false),
+            poll_all: params.grid_poll_all.unwrap_or(false),
             product,
             product_slices: params
                 .product_slices
@@ -898,8 +912,13 @@ impl QrLaunch {
     /// `cfg` with lane segments ([`RegPanelConfig::segs`]) where they are on and run, else
     /// with [`RegPanelConfig::pairs`] where they are on ([`QrParams::panel_pairs`]), it
     /// factors, and both parts fit: their shared memory, and for a grid panel of `cubes`
-    /// cubes both parts' exchange words in the staging area. Else `cfg` as it is.
+    /// cubes both parts' exchange words in the staging area. Else `cfg` as it is. Either way
+    /// with [`RegPanelConfig::poll_all`] where it is on and `cfg` is a grid panel.
     fn with_variant(&self, cfg: RegPanelConfig, cubes: usize) -> RegPanelConfig {
+        let cfg = RegPanelConfig {
+            poll_all: self.poll_all && cfg.grid,
+            ..cfg
+        };
         if self.segs && cfg.segs_fit(&self.hw) {
             return RegPanelConfig { segs: true, ..cfg };
         }

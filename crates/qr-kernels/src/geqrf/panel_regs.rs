@@ -634,7 +634,15 @@ fn exchange<F: Float, X: Int>(
         acc[q] = F::new(0.0);
     }
     if fail[0] == 0u32 {
-        let mut word = Array::<X>::new(comptime!(parts * GRID_WORDS_PER_UNIT));
+        let n = comptime!(parts * GRID_WORDS_PER_UNIT);
+        let mut word = Array::<X>::new(n);
+        if comptime!(cfg.poll_all) {
+            // Words the unit does not take count as arrived.
+            #[unroll]
+            for wi in 0..n {
+                word[wi] = stamp;
+            }
+        }
         #[unroll]
         for q in 0..parts {
             #[unroll]
@@ -645,6 +653,17 @@ fn exchange<F: Float, X: Int>(
                 }
             }
         }
+        if comptime!(cfg.poll_all) {
+            let mut at = Array::<usize>::new(n);
+            #[unroll]
+            for q in 0..parts {
+                #[unroll]
+                for r in 0..GRID_WORDS_PER_UNIT {
+                    at[q * GRID_WORDS_PER_UNIT + r] = slot + ((ty + r * gy) * parts + q) * nb + tx;
+                }
+            }
+            wait_words::<X>(xv, &mut word, &mut at, stamp, fail, n);
+        }
         #[unroll]
         for q in 0..parts {
             #[unroll]
@@ -653,7 +672,11 @@ fn exchange<F: Float, X: Int>(
                 let wi = q * GRID_WORDS_PER_UNIT + r;
                 if c < words {
                     let at = slot + (c * parts + q) * nb + tx;
-                    let got = wait_word::<X>(xv, at, word[wi], stamp, fail);
+                    let got = if comptime!(cfg.poll_all) {
+                        word[wi]
+                    } else {
+                        wait_word::<X>(xv, at, word[wi], stamp, fail)
+                    };
                     let v = F::reinterpret(u32::cast_from(got));
                     if comptime!(!cfg.staged_sums) {
                         stage[(c * parts + q) * nb + tx] = v;
@@ -1137,7 +1160,15 @@ fn seg_exchange<F: Float, X: Int>(
     }
     if fail[0] == 0u32 {
         // Columns tx (q = 0) and j (q = 1); all words loaded before the first wait.
-        let mut word = Array::<X>::new(comptime!(2 * GRID_WORDS_PER_UNIT));
+        let n = comptime!(2 * GRID_WORDS_PER_UNIT);
+        let mut word = Array::<X>::new(n);
+        if comptime!(cfg.poll_all) {
+            // Words the unit does not take count as arrived.
+            #[unroll]
+            for wi in 0..n {
+                word[wi] = stamp;
+            }
+        }
         #[unroll]
         for q in 0..2usize {
             let col = select(q == 0, tx, j);
@@ -1149,6 +1180,18 @@ fn seg_exchange<F: Float, X: Int>(
                 }
             }
         }
+        if comptime!(cfg.poll_all) {
+            let mut at = Array::<usize>::new(n);
+            #[unroll]
+            for q in 0..2usize {
+                let col = select(q == 0, tx, j);
+                #[unroll]
+                for r in 0..GRID_WORDS_PER_UNIT {
+                    at[q * GRID_WORDS_PER_UNIT + r] = slot + (ty + r * gy) * nb + col;
+                }
+            }
+            wait_words::<X>(xv, &mut word, &mut at, stamp, fail, n);
+        }
         #[unroll]
         for q in 0..2usize {
             let col = select(q == 0, tx, j);
@@ -1157,7 +1200,11 @@ fn seg_exchange<F: Float, X: Int>(
                 let c = ty + r * gy;
                 let wi = q * GRID_WORDS_PER_UNIT + r;
                 if c < words {
-                    let got = wait_word::<X>(xv, slot + c * nb + col, word[wi], stamp, fail);
+                    let got = if comptime!(cfg.poll_all) {
+                        word[wi]
+                    } else {
+                        wait_word::<X>(xv, slot + c * nb + col, word[wi], stamp, fail)
+                    };
                     let v = F::reinterpret(u32::cast_from(got));
                     if c < grid.cubes {
                         acc[q] += v;
@@ -1205,6 +1252,49 @@ fn wait_word<X: Int>(
         fail[0] = 1u32;
     }
     word
+}
+
+/// Waits until every word of `word` holds exchange `stamp` ([`RegPanelConfig::poll_all`]):
+/// each round re-loads all the words still older (word i from `at[i]`), so their loads are in
+/// flight together. After [`GRID_WAIT_POLLS`] rounds it gives up and sets `fail`. (The
+/// helpers take the arrays as `&mut`, as [`column_dot`] says.)
+#[cube]
+fn wait_words<X: Int>(
+    xv: &[Atomic<X>],
+    word: &mut Array<X>,
+    at: &mut Array<usize>,
+    stamp: X,
+    fail: &mut Shared<[u32]>,
+    #[comptime] n: usize,
+) {
+    let mut polls = 0u32;
+    let mut late = any_older::<X>(word, stamp, n);
+    while late && polls < GRID_WAIT_POLLS {
+        #[unroll]
+        for i in 0..n {
+            if word[i] < stamp {
+                word[i] = xv[at[i]].load();
+            }
+        }
+        polls += 1;
+        late = any_older::<X>(word, stamp, n);
+    }
+    if late {
+        fail[0] = 1u32;
+    }
+}
+
+/// Whether a word of `word` holds an exchange number below `stamp`'s.
+#[cube]
+fn any_older<X: Int>(word: &mut Array<X>, stamp: X, #[comptime] n: usize) -> bool {
+    let mut older = false;
+    #[unroll]
+    for i in 0..n {
+        if word[i] < stamp {
+            older = true;
+        }
+    }
+    older
 }
 
 /// The maximum of column j's entries on rows ≥ j over the panel, in every unit (the rescue
