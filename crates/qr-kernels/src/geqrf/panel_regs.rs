@@ -1437,8 +1437,8 @@ fn seg_columns<F: Float, X: Int>(
 }
 
 /// Σ_t x_t·a_t over this unit's rows, x from the pivot-column buffer from vector `slot` on
-/// (its first, [`xcol_first`]; four partial sums). (The helpers take the panel as `&mut` though they only read it: CubeCL's
-/// expansion cannot pass a `&mut` array on as `&`.)
+/// (its first, [`xcol_first`]; four partial sums). (The helpers take the panel as `&mut`
+/// though they only read it: CubeCL's expansion cannot pass a `&mut` array on as `&`.)
 #[cube]
 fn column_dot<F: Float>(
     a: &mut Array<F>,
