@@ -401,7 +401,8 @@ pub struct RegPanelConfig {
     /// not yet hold the exchange, all in flight together: the wait ends about one round trip
     /// after the last cube's word lands. Else (the rule before session 59) it waits for one
     /// word after another, and each word that was late when first loaded costs a round trip
-    /// of its own after the one before ([`QrParams::grid_poll_all`]).
+    /// of its own after the one before ([`QrParams::grid_poll_all`]). (The segments' rescue,
+    /// rare, still waits for its maxima one after another.)
     pub poll_all: bool,
 }
 

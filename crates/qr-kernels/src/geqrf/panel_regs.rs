@@ -636,8 +636,9 @@ fn exchange<F: Float, X: Int>(
     if fail[0] == 0u32 {
         let n = comptime!(parts * GRID_WORDS_PER_UNIT);
         let mut word = Array::<X>::new(n);
+        // With `poll_all`, where each word is (words the unit does not take count as arrived).
+        let mut at = Array::<usize>::new(n);
         if comptime!(cfg.poll_all) {
-            // Words the unit does not take count as arrived.
             #[unroll]
             for wi in 0..n {
                 word[wi] = stamp;
@@ -649,19 +650,16 @@ fn exchange<F: Float, X: Int>(
             for r in 0..GRID_WORDS_PER_UNIT {
                 let c = ty + r * gy;
                 if c < words {
-                    word[q * GRID_WORDS_PER_UNIT + r] = xv[slot + (c * parts + q) * nb + tx].load();
+                    let wi = q * GRID_WORDS_PER_UNIT + r;
+                    let w_at = slot + (c * parts + q) * nb + tx;
+                    word[wi] = xv[w_at].load();
+                    if comptime!(cfg.poll_all) {
+                        at[wi] = w_at;
+                    }
                 }
             }
         }
         if comptime!(cfg.poll_all) {
-            let mut at = Array::<usize>::new(n);
-            #[unroll]
-            for q in 0..parts {
-                #[unroll]
-                for r in 0..GRID_WORDS_PER_UNIT {
-                    at[q * GRID_WORDS_PER_UNIT + r] = slot + ((ty + r * gy) * parts + q) * nb + tx;
-                }
-            }
             wait_words::<X>(xv, &mut word, &mut at, stamp, fail, n);
         }
         #[unroll]
@@ -1162,8 +1160,9 @@ fn seg_exchange<F: Float, X: Int>(
         // Columns tx (q = 0) and j (q = 1); all words loaded before the first wait.
         let n = comptime!(2 * GRID_WORDS_PER_UNIT);
         let mut word = Array::<X>::new(n);
+        // With `poll_all`, where each word is (words the unit does not take count as arrived).
+        let mut at = Array::<usize>::new(n);
         if comptime!(cfg.poll_all) {
-            // Words the unit does not take count as arrived.
             #[unroll]
             for wi in 0..n {
                 word[wi] = stamp;
@@ -1176,20 +1175,16 @@ fn seg_exchange<F: Float, X: Int>(
             for r in 0..GRID_WORDS_PER_UNIT {
                 let c = ty + r * gy;
                 if c < words {
-                    word[q * GRID_WORDS_PER_UNIT + r] = xv[slot + c * nb + col].load();
+                    let wi = q * GRID_WORDS_PER_UNIT + r;
+                    let w_at = slot + c * nb + col;
+                    word[wi] = xv[w_at].load();
+                    if comptime!(cfg.poll_all) {
+                        at[wi] = w_at;
+                    }
                 }
             }
         }
         if comptime!(cfg.poll_all) {
-            let mut at = Array::<usize>::new(n);
-            #[unroll]
-            for q in 0..2usize {
-                let col = select(q == 0, tx, j);
-                #[unroll]
-                for r in 0..GRID_WORDS_PER_UNIT {
-                    at[q * GRID_WORDS_PER_UNIT + r] = slot + (ty + r * gy) * nb + col;
-                }
-            }
             wait_words::<X>(xv, &mut word, &mut at, stamp, fail, n);
         }
         #[unroll]
