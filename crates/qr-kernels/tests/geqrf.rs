@@ -1706,17 +1706,18 @@ fn grid_tall_policy_on_hopper() {
     assert_eq!(g.grid_tall, None);
 }
 
-/// `QrParams::panel_pairs`: off by default; on, the factoring register panels (one cube and
-/// grids, look-ahead steps included) take pairs and the given-reflector ones do not.
+/// `QrParams::panel_pairs`: on by default; there, the factoring register panels (one cube and
+/// grids, look-ahead steps included) take pairs and the given-reflector ones do not;
+/// `Some(false)` turns them off.
 #[test]
 fn pairs_policy_on_hopper() {
     let hw = Hardware::hopper();
-    let on = QrParams {
-        panel_pairs: Some(true),
+    let off = QrParams {
+        panel_pairs: Some(false),
         ..QrParams::default()
     };
-    let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
-    let l = QrLaunch::new(&hw, &on, 1, 4096).expect("launch");
+    let d = QrLaunch::new(&hw, &off, 1, 4096).expect("launch");
+    let l = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
     let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel");
     assert!(!grid(&d).0.pairs && grid(&l).0.pairs);
     assert_eq!(grid(&d).1, grid(&l).1, "the same cubes");
@@ -1755,9 +1756,9 @@ fn segs_policy_on_hopper() {
     assert!(cfg.grid && cfg.segs);
 }
 
-/// `QrParams::grid_poll_all`: off by default; on, grid panels (alone, with segments or pairs,
-/// and in look-ahead steps) poll all late words per round, and one-cube panels, which have no
-/// exchange, are as they were.
+/// `QrParams::grid_poll_all`: on by default (with pairs), `Some(false)` turns it off; on, grid
+/// panels (alone, with segments or pairs, and in look-ahead steps) poll all late words per
+/// round, and one-cube panels, which have no exchange, are as they were.
 #[test]
 fn poll_all_policy_on_hopper() {
     let hw = Hardware::hopper();
@@ -1772,7 +1773,13 @@ fn poll_all_policy_on_hopper() {
     };
     let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
     let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel").0;
-    assert!(!grid(&d).poll_all);
+    assert!(grid(&d).poll_all && grid(&d).pairs && !grid(&d).segs);
+    let off = QrParams {
+        grid_poll_all: Some(false),
+        ..QrParams::default()
+    };
+    let off = QrLaunch::new(&hw, &off, 1, 4096).expect("launch");
+    assert!(!grid(&off).poll_all);
     for (segs, pairs) in [(false, false), (true, false), (false, true)] {
         let l = with(segs, pairs);
         let g = grid(&l);
