@@ -9,7 +9,7 @@ export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 R=$OUT/run.log
 bash scripts/gpu-run.sh none > /dev/null 2>&1   # unpack only
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a $R
-S="geqrf 1x4096x4096|geqrf 8x2048x2048|geqrf 32x512x512|geqrf 20x32x32|geqrf 40x176x176|geqrf 40x352x352|geqrf 640x512x512|geqrf 60x1024x1024|geqrf 2x4096x4096"
+S="${S:-geqrf 1x4096x4096|geqrf 8x2048x2048|geqrf 32x512x512|geqrf 20x32x32|geqrf 40x176x176|geqrf 40x352x352|geqrf 640x512x512|geqrf 60x1024x1024|geqrf 2x4096x4096}"
 i=0
 for v in "" "--qr-panel-pairs off --qr-grid-poll-all off"; do
   i=$((i+1))
