@@ -1112,8 +1112,9 @@ pub fn lookahead(client: &Client) {
 /// that kernel runs): the gates on one-cube panels (odd and even widths, one-column panels,
 /// m < n, panel widths 8, 16 and 32), on every hard class (rank-deficient, graded and zero
 /// columns take the one-column fallback), under extreme scaling (the rescue), in grid panels
-/// (both ways of combining an exchange) and in look-ahead steps where grids run; H and τ of
-/// the same panels without pairs up to rounding.
+/// (both ways of combining an exchange; waits polling all late words,
+/// `QrParams::grid_poll_all`) and in look-ahead steps where grids run; H and τ of the same
+/// panels without pairs (and with serial waits) up to rounding.
 pub fn panel_pairs(client: &Client) {
     panel_variant(client, PanelVariant::Pairs);
 }
@@ -1147,7 +1148,11 @@ fn panel_variant(client: &Client, variant: PanelVariant) {
         panel_grid: Some(grid),
         panel_pairs: Some(matches!(variant, PanelVariant::Pairs)),
         panel_segs: Some(matches!(variant, PanelVariant::Segs)),
-        grid_poll_all: Some(matches!(variant, PanelVariant::PollAll)),
+        // Pairs with poll-all, their fastest setting; segments with the serial waits.
+        grid_poll_all: Some(matches!(
+            variant,
+            PanelVariant::PollAll | PanelVariant::Pairs
+        )),
         ..QrParams::default()
     };
     let Some(launch) = QrLaunch::new(&hw, &pairs(32, 0), 2, 512) else {
@@ -1706,18 +1711,17 @@ fn grid_tall_policy_on_hopper() {
     assert_eq!(g.grid_tall, None);
 }
 
-/// `QrParams::panel_pairs`: on by default; there, the factoring register panels (one cube and
-/// grids, look-ahead steps included) take pairs and the given-reflector ones do not;
-/// `Some(false)` turns them off.
+/// `QrParams::panel_pairs`: off by default; on, the factoring register panels (one cube and
+/// grids, look-ahead steps included) take pairs and the given-reflector ones do not.
 #[test]
 fn pairs_policy_on_hopper() {
     let hw = Hardware::hopper();
-    let off = QrParams {
-        panel_pairs: Some(false),
+    let on = QrParams {
+        panel_pairs: Some(true),
         ..QrParams::default()
     };
-    let d = QrLaunch::new(&hw, &off, 1, 4096).expect("launch");
-    let l = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
+    let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
+    let l = QrLaunch::new(&hw, &on, 1, 4096).expect("launch");
     let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel");
     assert!(!grid(&d).0.pairs && grid(&l).0.pairs);
     assert_eq!(grid(&d).1, grid(&l).1, "the same cubes");
@@ -1756,9 +1760,9 @@ fn segs_policy_on_hopper() {
     assert!(cfg.grid && cfg.segs);
 }
 
-/// `QrParams::grid_poll_all`: on by default (with pairs), `Some(false)` turns it off; on, grid
-/// panels (alone, with segments or pairs, and in look-ahead steps) poll all late words per
-/// round, and one-cube panels, which have no exchange, are as they were.
+/// `QrParams::grid_poll_all`: off by default; on, grid panels (alone, with segments or pairs,
+/// and in look-ahead steps) poll all late words per round, and one-cube panels, which have no
+/// exchange, are as they were.
 #[test]
 fn poll_all_policy_on_hopper() {
     let hw = Hardware::hopper();
@@ -1773,13 +1777,7 @@ fn poll_all_policy_on_hopper() {
     };
     let d = QrLaunch::new(&hw, &QrParams::default(), 1, 4096).expect("launch");
     let grid = |l: &QrLaunch| l.panel_grid(4064, 1).expect("a grid panel").0;
-    assert!(grid(&d).poll_all && grid(&d).pairs && !grid(&d).segs);
-    let off = QrParams {
-        grid_poll_all: Some(false),
-        ..QrParams::default()
-    };
-    let off = QrLaunch::new(&hw, &off, 1, 4096).expect("launch");
-    assert!(!grid(&off).poll_all);
+    assert!(!grid(&d).poll_all);
     for (segs, pairs) in [(false, false), (true, false), (false, true)] {
         let l = with(segs, pairs);
         let g = grid(&l);

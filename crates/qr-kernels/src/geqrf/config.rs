@@ -148,9 +148,11 @@ pub struct QrParams {
     pub product_config: Option<ProductConfig>,
     /// The register panel kernel (geqrf) takes two columns per reduction where it can
     /// ([`RegPanelConfig::pairs`]): one exchange (grid panels) and two cube barriers for both.
-    /// Default on (H100, with [`Self::grid_poll_all`], against neither: geqrf 1×4096² 10.63
-    /// ms against 10.94, 8×2048² 8.24 against 8.51, 1×8192² 54.67 against 56.23, session 60;
-    /// alone, 1×4096² 10.73 / 10.76 against 10.87 / 10.86, session 56).
+    /// Default off until its test has passed on a GPU with the exchange budget of four per
+    /// column (H100, on against off: geqrf 1×4096² 10.73 / 10.76 ms against 10.87 / 10.86,
+    /// 8×2048² 8.31 / 8.33 against 8.51 / 8.53, 1×8192² 55.0 / 55.2 against 56.2 / 56.3,
+    /// session 56; with [`Self::grid_poll_all`], against neither: 1×4096² 10.63 against
+    /// 10.94, 8×2048² 8.24 against 8.51, 1×8192² 54.67 against 56.23, session 60).
     pub panel_pairs: Option<bool>,
     /// The register panel kernel (geqrf) keeps a column's row groups in consecutive lanes of
     /// one plane ([`RegPanelConfig::segs`]): its sums by plane shuffles, one cube barrier per
@@ -159,9 +161,10 @@ pub struct QrParams {
     /// ignored. Default off.
     pub panel_segs: Option<bool>,
     /// Grid panels' exchanges poll all of a unit's late words in each round
-    /// ([`RegPanelConfig::poll_all`]) instead of one word after another. Default on (H100, session 60, on
-    /// against off: 1×4096² 10.96 against 10.94 ms, 1×8192² 55.51 against 56.23, 8×2048²
-    /// 8.56 against 8.51; with segments 1×4096² 17.99 against 20.95).
+    /// ([`RegPanelConfig::poll_all`]) instead of one word after another. Default off: alone
+    /// it gains little (H100, session 60, on against off: 1×4096² 10.96 against 10.94 ms,
+    /// 8×2048² 8.56 against 8.51, 1×8192² 55.51 against 56.23); with pairs, see
+    /// [`Self::panel_pairs`].
     pub grid_poll_all: Option<bool>,
     /// Grid panels of at least `.1` rows take about `.0` rows per cube (at least
     /// `panel_grid`'s) instead of `panel_grid`'s; `.0 = 0`: none. Default, where grid panels
@@ -820,9 +823,9 @@ impl QrLaunch {
         };
         let launch = Self {
             grid_tall,
-            pairs: params.panel_pairs.unwrap_or(true),
+            pairs: params.panel_pairs.unwrap_or(false),
             segs: params.panel_segs.unwrap_or(false),
-            poll_all: params.grid_poll_all.unwrap_or(true),
+            poll_all: params.grid_poll_all.unwrap_or(false),
             product,
             product_slices: params
                 .product_slices
