@@ -636,9 +636,10 @@ fn exchange<F: Float, X: Int>(
     if fail[0] == 0u32 {
         let n = comptime!(parts * GRID_WORDS_PER_UNIT);
         let mut word = Array::<X>::new(n);
-        // With `poll_all`, where each word is (words the unit does not take count as arrived).
+        // With `poll_all`, where each word is.
         let mut at = Array::<usize>::new(n);
         if comptime!(cfg.poll_all) {
+            // Words the unit does not take count as arrived.
             #[unroll]
             for wi in 0..n {
                 word[wi] = stamp;
@@ -1160,9 +1161,10 @@ fn seg_exchange<F: Float, X: Int>(
         // Columns tx (q = 0) and j (q = 1); all words loaded before the first wait.
         let n = comptime!(2 * GRID_WORDS_PER_UNIT);
         let mut word = Array::<X>::new(n);
-        // With `poll_all`, where each word is (words the unit does not take count as arrived).
+        // With `poll_all`, where each word is.
         let mut at = Array::<usize>::new(n);
         if comptime!(cfg.poll_all) {
+            // Words the unit does not take count as arrived.
             #[unroll]
             for wi in 0..n {
                 word[wi] = stamp;
